@@ -1,0 +1,229 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// One strict settings block, applied to every target (STYLE.md).
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "StoreSync",
+    // The server needs macOS 14 (Hummingbird 2); StoreSyncClient itself uses
+    // nothing newer than iOS 16 / macOS 13 APIs.
+    platforms: [.macOS(.v14), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "PostgresLibPQ", targets: ["PostgresLibPQ"]),
+        .library(name: "StoreSyncCore", targets: ["StoreSyncCore"]),
+        .library(name: "StoreSyncAPI", targets: ["StoreSyncAPI"]),
+        .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
+        .library(name: "StoreSyncServer", targets: ["StoreSyncServer"]),
+        .library(name: "StoreSyncClient", targets: ["StoreSyncClient"]),
+        .library(name: "StoreSyncTesting", targets: ["StoreSyncTesting"]),
+        .executable(name: "storesync", targets: ["storesync"]),
+        .executable(name: "storesync-demo", targets: ["StoreSyncDemo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // MARK: PostgreSQL
+
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .target(
+            name: "PostgresLibPQ",
+            dependencies: [
+                "CLibPQ",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Domain and wire
+
+        .target(name: "StoreSyncCore", swiftSettings: strictSettings),
+        .target(name: "StoreSyncAPI", dependencies: ["StoreSyncCore"], swiftSettings: strictSettings),
+
+        // MARK: Verification
+
+        .target(
+            name: "AppStoreVerification",
+            dependencies: [
+                "StoreSyncCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            resources: [.copy("Resources/AppleRootCA-G3.pem")],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Server
+
+        .target(
+            name: "StoreSyncServer",
+            dependencies: [
+                "AppStoreVerification",
+                "PostgresLibPQ",
+                "StoreSyncAPI",
+                "StoreSyncCore",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "storesync",
+            dependencies: [
+                "StoreSyncServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Client
+
+        .target(
+            name: "StoreSyncClient",
+            dependencies: [
+                "StoreSyncAPI",
+                "StoreSyncCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Test support and demo
+
+        .target(
+            name: "StoreSyncTesting",
+            dependencies: [
+                "PostgresLibPQ",
+                "StoreSyncAPI",
+                "StoreSyncCore",
+                "StoreSyncServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "StoreSyncDemo",
+            dependencies: [
+                "StoreSyncAPI",
+                "StoreSyncClient",
+                "StoreSyncCore",
+                "StoreSyncTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests
+
+        .testTarget(name: "CLibPQTests", dependencies: ["CLibPQ"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PostgresLibPQTests",
+            dependencies: [
+                "PostgresLibPQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreSyncCoreTests",
+            dependencies: ["StoreSyncCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreSyncAPITests",
+            dependencies: ["StoreSyncAPI", "StoreSyncCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AppStoreVerificationTests",
+            dependencies: [
+                "AppStoreVerification",
+                "StoreSyncCore",
+                "StoreSyncTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreSyncServerTests",
+            dependencies: [
+                "StoreSyncServer",
+                "StoreSyncTesting",
+                "StoreSyncAPI",
+                "StoreSyncCore",
+                "PostgresLibPQ",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "storesyncTests",
+            dependencies: ["storesync", "StoreSyncTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreSyncClientTests",
+            dependencies: ["StoreSyncClient", "StoreSyncTesting", "StoreSyncAPI", "StoreSyncCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ScenarioTests",
+            dependencies: [
+                "StoreSyncClient",
+                "StoreSyncServer",
+                "StoreSyncTesting",
+                "StoreSyncAPI",
+                "StoreSyncCore",
+                "PostgresLibPQ",
+            ],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

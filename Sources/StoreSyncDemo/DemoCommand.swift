@@ -1,0 +1,6 @@
+@main
+struct DemoCommand {
+    static func main() {
+        print("storesync-demo: not wired yet")
+    }
+}

@@ -1,0 +1,6 @@
+@main
+struct StoreSyncCommand {
+    static func main() {
+        print("storesync: not wired yet")
+    }
+}
