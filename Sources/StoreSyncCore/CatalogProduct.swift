@@ -1,0 +1,38 @@
+/// One product as the app's catalog defines it: what kind it is and what it unlocks.
+public struct CatalogProduct: Sendable, Hashable, Codable {
+    public var productId: String
+    public var type: ProductType
+    /// The entitlement ids this product grants, e.g. `["premium"]`.
+    public var entitlements: [String]
+    /// The length of one purchase of a non-renewing subscription; Apple states none.
+    public var durationSeconds: Int?
+    public var subscriptionGroupId: String?
+    /// The billing grace period set in App Store Connect, used when renewal info reports
+    /// a billing retry without an explicit grace period end.
+    public var gracePeriodSeconds: Int?
+
+    /// Creates a catalog product.
+    ///
+    /// - Parameters:
+    ///   - productId: The App Store product identifier.
+    ///   - type: The kind of product.
+    ///   - entitlements: The entitlement ids it grants.
+    ///   - durationSeconds: The length of a non-renewing purchase.
+    ///   - subscriptionGroupId: The subscription group, for subscriptions.
+    ///   - gracePeriodSeconds: The billing grace period, for auto-renewables.
+    public init(
+        productId: String,
+        type: ProductType,
+        entitlements: [String],
+        durationSeconds: Int? = nil,
+        subscriptionGroupId: String? = nil,
+        gracePeriodSeconds: Int? = nil
+    ) {
+        self.productId = productId
+        self.type = type
+        self.entitlements = entitlements
+        self.durationSeconds = durationSeconds
+        self.subscriptionGroupId = subscriptionGroupId
+        self.gracePeriodSeconds = gracePeriodSeconds
+    }
+}

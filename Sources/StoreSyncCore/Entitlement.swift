@@ -1,0 +1,44 @@
+public import Foundation
+
+/// Access the account has right now to one entitlement id, and where it comes from.
+public struct Entitlement: Sendable, Hashable, Codable {
+    /// The entitlement id of the catalog, e.g. `premium`.
+    public var entitlementId: String
+    /// The product that grants it.
+    public var productId: String
+    /// The purchase (chain) that grants it.
+    public var originalTransactionId: String
+    /// When access ends; `nil` means lifetime.
+    public var expiresAt: Date?
+    public var ownershipType: OwnershipType
+    /// The kind of product that grants it.
+    public var source: ProductType
+
+    /// Creates an entitlement; the expiry is rounded to whole milliseconds.
+    ///
+    /// - Parameters:
+    ///   - entitlementId: The entitlement id.
+    ///   - productId: The granting product.
+    ///   - originalTransactionId: The granting purchase.
+    ///   - expiresAt: The end of access, `nil` for lifetime.
+    ///   - ownershipType: Purchased or family-shared.
+    ///   - source: The kind of the granting product.
+    public init(
+        entitlementId: String,
+        productId: String,
+        originalTransactionId: String,
+        expiresAt: Date?,
+        ownershipType: OwnershipType,
+        source: ProductType
+    ) {
+        self.entitlementId = entitlementId
+        self.productId = productId
+        self.originalTransactionId = originalTransactionId
+        self.expiresAt = expiresAt?.roundedToMilliseconds
+        self.ownershipType = ownershipType
+        self.source = source
+    }
+
+    /// Whether access never ends.
+    public var isLifetime: Bool { expiresAt == nil }
+}

@@ -1,0 +1,42 @@
+public import Foundation
+
+/// What vouches for one version of a transaction.
+///
+/// The kinds are ordered by strength — `jws` > `receipt` > `unverifiedJWS` > `claim` —
+/// and the ledger's merge prefers the stronger of two versions signed at the same moment.
+/// The signed JWS itself travels beside the evidence in
+/// ``TransactionRecord/signedTransaction`` rather than inside it: a snapshot signed by the
+/// server vouches for its records without repeating Apple's multi-kilobyte JWS.
+public enum Evidence: Sendable, Hashable {
+    /// Apple's StoreKit 2 JWS, verified up to a trusted root.
+    case jws
+    /// An entry of a legacy app receipt that Apple's verifyReceipt endpoint confirmed.
+    case receipt(verifiedAt: Date)
+    /// A JWS accepted without verification by the development switch; never in production.
+    case unverifiedJWS
+    /// An unverified assertion, e.g. a legacy `UserDefaults` flag. Never grants by itself.
+    case claim
+
+    /// The evidence kind's rank: higher is stronger.
+    public var strength: Int {
+        switch self {
+        case .jws: 3
+        case .receipt: 2
+        case .unverifiedJWS: 1
+        case .claim: 0
+        }
+    }
+
+    /// Whether a record with this evidence may grant an entitlement.
+    public var grants: Bool { self != .claim }
+
+    /// The wire name of the evidence kind: `jws`, `receipt`, `unverifiedJWS` or `claim`.
+    public var kind: String {
+        switch self {
+        case .jws: "jws"
+        case .receipt: "receipt"
+        case .unverifiedJWS: "unverifiedJWS"
+        case .claim: "claim"
+        }
+    }
+}
