@@ -1,0 +1,58 @@
+# StoreSync — the commands a newcomer runs. Each installs what is missing first.
+#   make run    build and serve on an embedded PostgreSQL (.storesync/)
+#   make test   the whole test suite against a real PostgreSQL the tests start themselves
+
+SWIFT ?= swift
+BIN = .build/debug
+
+# Development defaults for `make run`; any of them can be overridden from the environment.
+export STORESYNC_BUNDLE_ID ?= com.example.storesync
+export STORESYNC_ENVIRONMENT ?= Sandbox
+export STORESYNC_CATALOG ?= examples/catalog.json
+export HTTP_PORT ?= 8080
+
+.PHONY: deps build run migrate keygen test scenarios demo bench fuzz docs clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+run: deps
+	$(SWIFT) build --product storesync
+	$(BIN)/storesync serve
+
+migrate: deps
+	$(SWIFT) build --product storesync
+	$(BIN)/storesync migrate
+
+keygen: deps
+	$(SWIFT) build --product storesync
+	$(BIN)/storesync keygen
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+scenarios: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter ScenarioTests
+
+demo: deps
+	$(SWIFT) build --product storesync --product storesync-demo
+	$(BIN)/storesync-demo --server $(BIN)/storesync
+
+bench:
+	@scripts/install-deps.sh --bench
+	scripts/bench.sh
+
+fuzz: deps
+	scripts/fuzz.sh
+
+docs:
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
+		--target StoreSyncClient --output-path .build/docs/StoreSyncClient
+
+clean:
+	rm -rf .build Benchmarks/.build
