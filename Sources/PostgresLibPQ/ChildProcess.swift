@@ -1,6 +1,8 @@
+internal import CLibPQ
 internal import Foundation
+internal import NIOPosix
 
-/// Runs a command to completion without blocking a thread, capturing what it printed.
+/// Runs a command to completion on a blocking-work thread, capturing what it printed.
 enum ChildProcess {
     struct Outcome {
         var status: Int32
@@ -13,37 +15,43 @@ enum ChildProcess {
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         workingDirectory: String? = nil
     ) async throws -> Outcome {
-        let outputFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("storesync-\(UUID().uuidString).out")
-        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil) else {
-            throw EmbeddedPostgresError.fileSystem(path: outputFile.path, reason: "cannot create a temporary file")
+        try await NIOThreadPool.singleton.runIfActive {
+            try runBlocking(executable, arguments, environment: environment, workingDirectory: workingDirectory)
         }
-        defer { try? FileManager.default.removeItem(at: outputFile) }
-        let output = try FileHandle(forWritingTo: outputFile)
-        defer { try? output.close() }
+    }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in
-                continuation.resume(returning: finished.terminationStatus)
-            }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: EmbeddedPostgresError.commandFailed(
-                    command: (executable as NSString).lastPathComponent, status: -1, output: "\(error)"
-                ))
+    private static func runBlocking(
+        _ executable: String, _ arguments: [String], environment: [String: String]?, workingDirectory: String?
+    ) throws -> Outcome {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("storesync-\(UUID().uuidString).out").path
+        let outputFD = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard outputFD >= 0 else {
+            throw EmbeddedPostgresError.fileSystem(path: outputPath, reason: String(cString: strerror(errno)))
+        }
+        defer { unlink(outputPath) }
+        let environment = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        var pid: pid_t = 0
+        let spawnError = withMutableCStringArray([executable] + arguments) { argv in
+            withMutableCStringArray(environment) { envp in
+                CLibPQ_spawn(executable, argv, envp, workingDirectory, outputFD, &pid)
             }
         }
-        let printed = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
-        return Outcome(status: status, output: printed)
+        close(outputFD)
+        let name = (executable as NSString).lastPathComponent
+        guard spawnError == 0 else {
+            throw EmbeddedPostgresError.commandFailed(command: name, status: -1, output: String(cString: strerror(spawnError)))
+        }
+        let status = CLibPQ_waitForExit(pid)
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        return Outcome(status: status, output: output)
+    }
+}
+
+/// Lends `strings` to C as a NULL-terminated `char *const *`, valid only inside `body`.
+func withMutableCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) throws -> R) rethrows -> R {
+    let copies: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
+    defer { copies.forEach { free($0) } }
+    return try copies.withUnsafeBufferPointer { buffer in
+        try body(buffer.baseAddress!)
     }
 }

@@ -13,6 +13,7 @@ extension ConnectionPool {
     ///   - body: The transaction's work.
     /// - Returns: What `body` returns, once committed.
     /// - Throws: What `body` throws (after ROLLBACK), or ``PostgresError`` from BEGIN or COMMIT.
+    @discardableResult
     public func withTransaction<R: Sendable>(
         isolation: IsolationLevel = .readCommitted,
         actorIsolation: isolated (any Actor)? = #isolation,
@@ -39,6 +40,7 @@ extension ConnectionPool {
     ///   - body: The transaction's work, re-runnable.
     /// - Returns: What `body` returns in the attempt that committed.
     /// - Throws: The last attempt's error, or the first error that is not retryable.
+    @discardableResult
     public func withRetryingTransaction<R: Sendable>(
         isolation: IsolationLevel = .readCommitted,
         maxAttempts: Int = 5,

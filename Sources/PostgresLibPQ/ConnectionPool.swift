@@ -52,6 +52,7 @@ public final class ConnectionPool: Service, Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: ``PostgresError`` with ``PostgresError/Code/poolTimeout`` or
     ///   ``PostgresError/Code/poolShutDown``, `CancellationError`, or what `body` throws.
+    @discardableResult
     public func withConnection<R: Sendable>(
         actorIsolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> R

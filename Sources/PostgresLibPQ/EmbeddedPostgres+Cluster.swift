@@ -105,7 +105,9 @@ extension EmbeddedPostgres {
             }
         }
         guard let account else { return }
-        for path in [directory.path, socketDirectory] {
+        // The socket directory is checked only when it lies elsewhere (a short path under /tmp).
+        let outside = [directory.path, socketDirectory].filter { $0 == directory.path || !$0.hasPrefix(directory.path + "/") }
+        for path in outside {
             if let blocked = account.firstUntraversableAncestor(of: path) {
                 throw EmbeddedPostgresError.directoryNotReachable(user: account.name, blockedAt: blocked)
             }

@@ -56,7 +56,11 @@ public enum TestDatabase {
     /// - Throws: ``EmbeddedPostgresError``, ``SchemaMigrationError`` or ``PostgresError``.
     public static func makeDatabase(migrationsDirectory: URL? = nil) async throws -> PostgresConfiguration {
         let cluster = try await cluster()
-        let template = try await migrationsDirectory.map { try await templateDatabase(for: $0, in: cluster) }
+        var migratedTemplate: String?
+        if let migrationsDirectory {
+            migratedTemplate = try await templateDatabase(for: migrationsDirectory, in: cluster)
+        }
+        let template = migratedTemplate
         let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
         try await creationGate.serialize {
             try await cluster.createDatabase(named: name, template: template)
