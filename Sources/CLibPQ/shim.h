@@ -1,11 +1,6 @@
 #ifndef STORESYNC_CLIBPQ_SHIM_H
 #define STORESYNC_CLIBPQ_SHIM_H
 
-// posix_spawn_file_actions_addchdir_np is a GNU extension on Linux.
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-
 // The include path comes from pkg-config (libpq.pc); no header path is hard-coded.
 #include <libpq-fe.h>
 #include <errno.h>
@@ -43,11 +38,20 @@ static inline int CLibPQ_socketHasPendingInput(int socket) {
     return ready > 0 && (descriptor.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
+// A GNU extension that spawn.h declares only under _GNU_SOURCE; defining that here would
+// change glibc's structs in this module and clash with every other module that sees them.
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+#define CLIBPQ_HAS_ADDCHDIR 1
+#elif defined(__APPLE__)
+#define CLIBPQ_HAS_ADDCHDIR 1
+#endif
+
 /// Starts `path` with stdin from /dev/null and stdout and stderr into `outputFD`, in `directory`.
 ///
 /// Written in C because Foundation's Process cannot notice the exit of a command whose
 /// daemon child (pg_ctl's postmaster) keeps the inherited descriptors open, and because the
-/// chdir file action is not visible to Swift. Returns 0 or an errno value.
+/// wait-status macros and the chdir file action are not visible to Swift. Returns 0 or an errno value.
 static inline int CLibPQ_spawn(const char *path, char *const argv[], char *const envp[],
                                const char *directory, int outputFD, pid_t *pid) {
     posix_spawn_file_actions_t actions;
@@ -58,7 +62,7 @@ static inline int CLibPQ_spawn(const char *path, char *const argv[], char *const
     status = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, outputFD, 1);
     if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, outputFD, 2);
-#if defined(__APPLE__) || (defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29)))
+#ifdef CLIBPQ_HAS_ADDCHDIR
     if (status == 0 && directory != NULL) status = posix_spawn_file_actions_addchdir_np(&actions, directory);
 #endif
     if (status == 0) status = posix_spawn(pid, path, &actions, NULL, argv, envp);

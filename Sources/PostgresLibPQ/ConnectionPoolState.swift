@@ -4,6 +4,8 @@ internal import NIOCore
 struct ConnectionPoolState {
     struct Waiter {
         let id: Int
+        /// When the caller gives up; waiters queue in arrival order, so deadlines only grow.
+        let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<PostgresConnection, any Error>
     }
 
@@ -16,8 +18,19 @@ struct ConnectionPoolState {
     var waiters = CircularBuffer<Waiter>()
     var nextWaiterID = 0
     var isShutDown = false
+    /// Whether a task is sweeping expired waiters; it runs only while someone waits.
+    var isSweeping = false
     /// Shutdown calls waiting for every lent connection to come back.
     var drainWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Removes the waiters whose deadline passed (all at the front of the queue).
+    mutating func removeExpiredWaiters(now: ContinuousClock.Instant) -> [Waiter] {
+        var expired: [Waiter] = []
+        while let first = waiters.first, first.deadline <= now {
+            expired.append(waiters.removeFirst())
+        }
+        return expired
+    }
 
     mutating func removeWaiter(id: Int) -> Waiter? {
         guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
