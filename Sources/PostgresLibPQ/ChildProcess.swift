@@ -46,12 +46,3 @@ enum ChildProcess {
         return Outcome(status: status, output: output)
     }
 }
-
-/// Lends `strings` to C as a NULL-terminated `char *const *`, valid only inside `body`.
-func withMutableCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) throws -> R) rethrows -> R {
-    let copies: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
-    defer { copies.forEach { free($0) } }
-    return try copies.withUnsafeBufferPointer { buffer in
-        try body(buffer.baseAddress!)
-    }
-}

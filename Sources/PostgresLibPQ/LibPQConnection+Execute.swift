@@ -41,7 +41,7 @@ extension LibPQConnection {
             // A schema change invalidated the plan ("cached plan must not change result type"),
             // or the statement vanished (DISCARD ALL). Outside a transaction nothing was
             // aborted, so prepare afresh once; inside one, the caller's retry does it.
-            _ = statementCache.remove(key)
+            _ = statements.remove(key)
             guard retryStalePlan, !handle.isBroken else { throw error }
             logger.debug("re-preparing a statement whose plan went stale", metadata: ["db.statement": "\(name)"])
             return try executePrepared(query, handle: handle, retryStalePlan: false)
@@ -49,12 +49,12 @@ extension LibPQConnection {
     }
 
     private func preparedName(for key: PreparedStatementCache.Key, handle: LibPQHandle) throws -> String {
-        if let name = statementCache.name(for: key) { return name }
-        if let evicted = statementCache.evictIfFull() {
+        if let name = statements.name(for: key) { return name }
+        if let evicted = statements.evictIfFull() {
             // Best effort: a failure here (an aborted transaction) only leaves the plan until the session ends.
             if let result = PQexec(handle.pointer, "DEALLOCATE \(evicted)") { PQclear(result) }
         }
-        let name = statementCache.makeName()
+        let name = statements.makeName()
         let result = name.withCString { statementName in
             key.sql.withCString { sql in
                 key.parameterTypes.withUnsafeBufferPointer { types in
@@ -63,7 +63,7 @@ extension LibPQConnection {
             }
         }
         _ = try consume(result, handle: handle, sql: key.sql)
-        statementCache.insert(key, name: name)
+        statements.insert(key, name: name)
         return name
     }
 

@@ -13,7 +13,8 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
     private let configuration: PostgresConfiguration
     let logger: Logger
     private var handle: LibPQHandle?
-    private var statements: PreparedStatementCache
+    /// The prepared statements of the open handle; touched only with `lock` held (inside ``withHealthyHandle(_:)``).
+    var statements: PreparedStatementCache
     private var checkBeforeNextUse = true
 
     init(configuration: PostgresConfiguration, logger: Logger) {
@@ -25,11 +26,6 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
     /// Asks for a health check before the next statement; called when the pool lends the connection.
     func markLeased() {
         lock.withLock { checkBeforeNextUse = true }
-    }
-
-    /// Whether a PGconn is currently open (it may still turn out dead at the next check).
-    var isOpen: Bool {
-        lock.withLock { handle != nil }
     }
 
     /// Closes the PGconn, if open. Blocking: it says goodbye to the server.
@@ -47,16 +43,10 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
         }
     }
 
-    /// Drops the handle after the server closed it; the next use reconnects.
+    /// Drops the handle after the server closed it; the next use reconnects. Call with `lock` held.
     func discardHandle() {
         handle = nil
         statements.removeAll()
-    }
-
-    /// The prepared-statement cache; only touched while `lock` is held (inside `withHealthyHandle`).
-    var statementCache: PreparedStatementCache {
-        get { statements }
-        set { statements = newValue }
     }
 
     private func healthyHandle() throws -> LibPQHandle {

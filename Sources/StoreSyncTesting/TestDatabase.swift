@@ -11,9 +11,13 @@ public import PostgresLibPQ
 /// see each other's rows and may run in parallel.
 ///
 /// ```swift
-/// let (pool, _) = try await TestDatabase.make(migrationsDirectory: TestDatabase.schemaDirectory)
-/// defer { Task { await pool.shutdown() } }
+/// try await TestDatabase.withPool(migrationsDirectory: TestDatabase.schemaDirectory) { pool in
+///     // a migrated, empty database of its own
+/// }
 /// ```
+///
+/// Each database takes several megabytes until it is dropped: prefer
+/// ``withPool(migrationsDirectory:poolSize:logger:actorIsolation:_:)``, which drops it afterwards.
 public enum TestDatabase {
     /// The repository's `Schema/` directory, the real migrations.
     public static let schemaDirectory: URL = URL(fileURLWithPath: #filePath)
@@ -47,6 +51,34 @@ public enum TestDatabase {
     ) async throws -> (ConnectionPool, PostgresConfiguration) {
         let configuration = try await makeDatabase(migrationsDirectory: migrationsDirectory)
         return (ConnectionPool(configuration: configuration, size: poolSize, logger: logger), configuration)
+    }
+
+    /// Runs `body` with a pool on a fresh database, then shuts the pool down and drops the database.
+    ///
+    /// - Parameters:
+    ///   - migrationsDirectory: The migrations to apply; nil for an empty database.
+    ///   - poolSize: The pool's size.
+    ///   - logger: The pool's logger.
+    ///   - actorIsolation: The caller's actor, inherited so `body` runs where it was written.
+    ///   - body: The test's work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or what creating the database throws.
+    @discardableResult
+    public static func withPool<R: Sendable>(
+        migrationsDirectory: URL? = nil, poolSize: Int = 4, logger: Logger = Logger(label: "storesync.test-database"),
+        actorIsolation: isolated (any Actor)? = #isolation,
+        _ body: (ConnectionPool) async throws -> R
+    ) async throws -> R {
+        let (pool, configuration) = try await make(migrationsDirectory: migrationsDirectory, poolSize: poolSize, logger: logger)
+        let result: Result<R, any Error>
+        do {
+            result = .success(try await body(pool))
+        } catch {
+            result = .failure(error)
+        }
+        await pool.shutdown()
+        try? await drop(configuration)
+        return try result.get()
     }
 
     /// Creates a fresh database like ``make(migrationsDirectory:poolSize:logger:)``, without a pool.

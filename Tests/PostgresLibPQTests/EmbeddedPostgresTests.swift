@@ -39,6 +39,25 @@ import Testing
         try await cluster.stop()  // already stopped: nothing to do
     }
 
+    @Test func poolSurvivesAServerRestartAndFailsFastWhileItIsDown() async throws {
+        let directory = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cluster = EmbeddedPostgres(directory: directory, options: .forTesting, logger: TestCluster.logger)
+        try await cluster.start()
+        let pool = ConnectionPool(configuration: cluster.configuration, size: 2, logger: TestCluster.logger)
+        let before = try await pool.withConnection { try #require(try await $0.query("SELECT pg_backend_pid()").first).decode(Int32.self) }
+        try await cluster.stop()
+        let down = try await #require(throws: PostgresError.self) {
+            try await pool.withConnection { try await $0.execute("SELECT 1") }
+        }
+        #expect(down.isConnectionError)
+        try await cluster.start()
+        let after = try await pool.withConnection { try #require(try await $0.query("SELECT pg_backend_pid()").first).decode(Int32.self) }
+        #expect(after != before)
+        await pool.shutdown()
+        try await cluster.stop()
+    }
+
     @Test func listensOnTheUnixSocketOnly() async throws {
         let cluster = try await TestCluster.cluster()
         #expect(try await answer(cluster.configuration, "SHOW listen_addresses") == "")

@@ -115,6 +115,24 @@ import Testing
         }
     }
 
+    @Test func connectionLostBeforeCommitIsRetriedOnAFreshConnection() async throws {
+        try await TestCluster.withPool(size: 1) { pool in
+            try await pool.withConnection { try await $0.execute("CREATE TABLE ledger (entry integer)") }
+            let attempts = AttemptCounter()
+            try await pool.withRetryingTransaction { connection in
+                let attempt = await attempts.next()
+                try await connection.execute("INSERT INTO ledger VALUES (\(Int32(attempt)))")
+                if attempt == 1 {
+                    try await connection.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+                }
+            }
+            let entries = try await pool.withConnection { connection in
+                try await connection.query("SELECT entry FROM ledger").map { try $0.decode(Int32.self) }
+            }
+            #expect(entries == [2])
+        }
+    }
+
     @Test func retriesStopAtMaxAttemptsWithTheLastError() async throws {
         try await TestCluster.withPool { pool in
             let attempts = AttemptCounter()
