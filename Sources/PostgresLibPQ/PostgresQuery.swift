@@ -74,6 +74,16 @@ public struct PostgresQuery: Sendable, Hashable, ExpressibleByStringInterpolatio
             binds.append(value)
             sql += "$\(binds.count)"
         }
+
+        /// Binds an optional value (NULL for `nil`) as the next parameter and appends its `$n` placeholder.
+        ///
+        /// Spelled out for optionals so the compiler does not warn that an optional is being interpolated.
+        ///
+        /// - Parameter value: The value; `nil` binds a NULL typed like `Wrapped`.
+        public mutating func appendInterpolation<Wrapped: PostgresEncodable>(_ value: Wrapped?) {
+            binds.append(value)
+            sql += "$\(binds.count)"
+        }
     }
 }
 
