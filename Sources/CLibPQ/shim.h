@@ -3,6 +3,13 @@
 
 // The include path comes from pkg-config (libpq.pc); no header path is hard-coded.
 #include <libpq-fe.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 // PG_DIAG_* are char macros in postgres_ext.h that Swift does not import.
 static const int CLibPQ_PG_DIAG_SEVERITY = 'S';
@@ -10,8 +17,76 @@ static const int CLibPQ_PG_DIAG_SQLSTATE = 'C';
 static const int CLibPQ_PG_DIAG_MESSAGE_PRIMARY = 'M';
 static const int CLibPQ_PG_DIAG_MESSAGE_DETAIL = 'D';
 static const int CLibPQ_PG_DIAG_MESSAGE_HINT = 'H';
+static const int CLibPQ_PG_DIAG_SCHEMA_NAME = 's';
 static const int CLibPQ_PG_DIAG_CONSTRAINT_NAME = 'n';
 static const int CLibPQ_PG_DIAG_TABLE_NAME = 't';
 static const int CLibPQ_PG_DIAG_COLUMN_NAME = 'c';
+
+/// Whether `socket` has input (or EOF, or an error) waiting, without blocking.
+///
+/// An idle connection the server closed (pg_terminate_backend, shutdown) has its
+/// final error message and EOF waiting here; a healthy idle connection has nothing.
+static inline int CLibPQ_socketHasPendingInput(int socket) {
+    struct pollfd descriptor;
+    descriptor.fd = socket;
+    descriptor.events = POLLIN;
+    descriptor.revents = 0;
+    int ready = poll(&descriptor, 1, 0);
+    if (ready < 0) {
+        return 1;
+    }
+    return ready > 0 && (descriptor.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
+// A GNU extension that spawn.h declares only under _GNU_SOURCE; defining that here would
+// change glibc's structs in this module and clash with every other module that sees them.
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+#define CLIBPQ_HAS_ADDCHDIR 1
+#elif defined(__APPLE__)
+#define CLIBPQ_HAS_ADDCHDIR 1
+#endif
+
+/// Starts `path` with stdin from /dev/null and stdout and stderr into `outputFD`, in `directory`.
+///
+/// Written in C because Foundation's Process cannot notice the exit of a command whose
+/// daemon child (pg_ctl's postmaster) keeps the inherited descriptors open, and because the
+/// wait-status macros and the chdir file action are not visible to Swift. Returns 0 or an errno value.
+static inline int CLibPQ_spawn(const char *path, char *const argv[], char *const envp[],
+                               const char *directory, int outputFD, pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    int status = posix_spawn_file_actions_init(&actions);
+    if (status != 0) {
+        return status;
+    }
+    status = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, outputFD, 1);
+    if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, outputFD, 2);
+#ifdef CLIBPQ_HAS_ADDCHDIR
+    if (status == 0 && directory != NULL) status = posix_spawn_file_actions_addchdir_np(&actions, directory);
+#endif
+    if (status == 0) status = posix_spawn(pid, path, &actions, NULL, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    return status;
+}
+
+/// Waits for `pid` to exit; returns its exit status, 128 + the signal that killed it, or -1.
+static inline int CLibPQ_waitForExit(pid_t pid) {
+    int status = 0;
+    pid_t result;
+    do {
+        result = waitpid(pid, &status, 0);
+    } while (result < 0 && errno == EINTR);
+    if (result < 0) {
+        return -1;
+    }
+    if (WIFEXITED(status)) {
+        return WEXITSTATUS(status);
+    }
+    if (WIFSIGNALED(status)) {
+        return 128 + WTERMSIG(status);
+    }
+    return -1;
+}
 
 #endif

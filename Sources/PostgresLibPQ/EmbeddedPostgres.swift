@@ -1,0 +1,123 @@
+public import Foundation
+public import Logging
+internal import NIOConcurrencyHelpers
+
+/// A private PostgreSQL cluster in a directory of your choice, listening on a unix socket only.
+///
+/// `start()` runs initdb the first time, then starts the server and waits until it accepts
+/// connections; `stop()` shuts it down and keeps the data for the next `start()`. There is no
+/// TCP port: only processes that can enter the socket directory (this user, and root) connect,
+/// as superuser `postgres` without a password. When this process is root, PostgreSQL (which
+/// refuses to run as root) runs as the `postgres` account, or `nobody`, which gets the directory.
+///
+/// Layout: `<directory>/data` (the cluster), `<directory>/server.log`, and the socket in
+/// `<directory>/socket`, or under `/tmp` when that path would exceed the unix socket limit.
+public final class EmbeddedPostgres: Sendable {
+    /// Settings for the cluster.
+    public struct Options: Sendable, Hashable {
+        /// The port; with no TCP listener it only names the socket file `.s.PGSQL.<port>`.
+        public var port: Int = 5432
+        /// Where the socket goes; nil picks `<directory>/socket`, or a short path under `/tmp`.
+        public var socketDirectory: URL?
+        /// The superuser role created by initdb.
+        public var superuser: String = "postgres"
+        /// Whether to flush to disk; turn it off only for throwaway clusters (tests).
+        public var durable: Bool = true
+        /// The server's connection limit.
+        public var maxConnections: Int = 100
+        /// The server's shared buffer size, in PostgreSQL's notation.
+        public var sharedBuffers: String = "32MB"
+        /// The directory of initdb and pg_ctl; nil searches the usual places.
+        public var binDirectory: URL?
+        /// The account to run as when this process is root; nil means `postgres`, else `nobody`.
+        public var unprivilegedUser: String?
+        /// Further `postgresql.conf` settings, written verbatim as `name = 'value'`.
+        public var settings: [String: String] = [:]
+
+        /// The defaults: durable, 100 connections, port 5432.
+        public init() {}
+
+        /// Settings for throwaway test clusters: no fsync, room for many parallel suites.
+        public static var forTesting: Options {
+            var options = Options()
+            options.durable = false
+            options.maxConnections = 300
+            options.sharedBuffers = "64MB"
+            return options
+        }
+    }
+
+    /// The cluster's directory.
+    public let directory: URL
+    /// The settings.
+    public let options: Options
+    let logger: Logger
+    let socketDirectory: String
+    let lifecycle = NIOLockedValueBox<Task<Void, any Error>?>(nil)
+
+    /// Describes a cluster; nothing happens on disk until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - directory: The cluster's directory, created when missing.
+    ///   - options: The settings.
+    ///   - logger: Receives debug messages about initdb, start and stop.
+    public init(directory: URL, options: Options = Options(), logger: Logger) {
+        self.directory = directory.standardizedFileURL
+        self.options = options
+        self.logger = logger
+        self.socketDirectory = Self.socketDirectory(for: self.directory, options: options)
+    }
+
+    /// Connects to the cluster's `postgres` database as the superuser, over the socket.
+    public var configuration: PostgresConfiguration {
+        PostgresConfiguration(unixSocketDirectory: socketDirectory, port: options.port, user: options.superuser, database: "postgres")
+    }
+
+    /// The data directory, `<directory>/data`.
+    public var dataDirectory: URL { directory.appendingPathComponent("data") }
+
+    /// Initialises the cluster if needed, starts it, and waits until it accepts connections.
+    ///
+    /// Does nothing when the cluster already runs; concurrent calls share one start.
+    ///
+    /// - Throws: ``EmbeddedPostgresError`` naming what failed (missing binaries, a directory
+    ///   the server account cannot reach, initdb or pg_ctl output).
+    public func start() async throws {
+        let task = lifecycle.withLockedValue { current -> Task<Void, any Error> in
+            if let current { return current }
+            let task = Task { try await self.performStart() }
+            current = task
+            return task
+        }
+        do {
+            try await task.value
+        } catch {
+            lifecycle.withLockedValue { if $0 == task { $0 = nil } }
+            throw error
+        }
+    }
+
+    /// Stops the cluster with a fast shutdown (sessions are disconnected); the data stays.
+    ///
+    /// Does nothing when the cluster does not run.
+    ///
+    /// - Throws: ``EmbeddedPostgresError`` when pg_ctl fails.
+    public func stop() async throws {
+        let started = lifecycle.withLockedValue { current -> Task<Void, any Error>? in
+            defer { current = nil }
+            return current
+        }
+        _ = try? await started?.value
+        try await performStop()
+    }
+
+    private static func socketDirectory(for directory: URL, options: Options) -> String {
+        if let explicit = options.socketDirectory { return explicit.standardizedFileURL.path }
+        let preferred = directory.appendingPathComponent("socket").path
+        // sockaddr_un.sun_path holds 108 bytes (104 on macOS), terminator included.
+        if (preferred + "/.s.PGSQL.\(options.port)").utf8.count <= 100 { return preferred }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in directory.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "/tmp/storesync-sock-" + String(hash, radix: 16)
+    }
+}

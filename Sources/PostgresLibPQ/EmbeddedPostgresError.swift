@@ -1,0 +1,48 @@
+/// Why a private PostgreSQL cluster could not be set up, started or stopped.
+///
+/// Each description is one line that says what to do.
+public enum EmbeddedPostgresError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// initdb, pg_ctl or postgres was not found anywhere this library looks.
+    case binariesNotFound(searched: [String])
+    /// The process is root and no unprivileged account exists to run PostgreSQL as.
+    case noUnprivilegedUser
+    /// The process is root and neither `setpriv` nor `runuser` is installed.
+    case noPrivilegeDropTool
+    /// The unprivileged account cannot reach the cluster directory.
+    case directoryNotReachable(user: String, blockedAt: String)
+    /// The data directory holds something that is not a PostgreSQL cluster.
+    case dataDirectoryNotEmpty(path: String)
+    /// A PostgreSQL tool failed; `output` is the end of what it printed.
+    case commandFailed(command: String, status: Int32, output: String)
+    /// A database name that is empty, longer than 63 bytes, or contains NUL.
+    case invalidDatabaseName(String)
+    /// A file system operation on the cluster directory failed.
+    case fileSystem(path: String, reason: String)
+
+    /// One line naming the problem and the fix.
+    public var description: String {
+        switch self {
+        case .binariesNotFound:
+            return "PostgreSQL server binaries (initdb, pg_ctl, postgres) not found: install PostgreSQL "
+                + "(Debian/Ubuntu: apt-get install postgresql; macOS: brew install postgresql@16) or set POSTGRES_BIN_DIR"
+        case .noUnprivilegedUser:
+            return "PostgreSQL refuses to run as root and neither a 'postgres' nor a 'nobody' account exists: create one (useradd postgres)"
+        case .noPrivilegeDropTool:
+            return "PostgreSQL refuses to run as root and neither setpriv nor runuser is installed: install util-linux"
+        case .directoryNotReachable(let user, let blockedAt):
+            return "PostgreSQL runs as '\(user)' (this process is root) and cannot enter \(blockedAt): "
+                + "use a data directory outside it or make it traversable (chmod o+x)"
+        case .dataDirectoryNotEmpty(let path):
+            return "\(path) is not empty and not a PostgreSQL data directory: choose an empty or new directory"
+        case .commandFailed(let command, let status, let output):
+            // The most telling line: the last FATAL or ERROR the tool or the server printed.
+            let lines = output.split(whereSeparator: \.isNewline).map(String.init)
+            let telling = lines.last { $0.contains("FATAL") || $0.contains("ERROR") || $0.contains("error") } ?? lines.last ?? ""
+            return "\(command) failed with status \(status)" + (telling.isEmpty ? "" : ": \(telling)")
+        case .invalidDatabaseName(let name):
+            return "database name '\(name)' must be 1 to 63 bytes without NUL"
+        case .fileSystem(let path, let reason):
+            return "cannot prepare \(path): \(reason)"
+        }
+    }
+}

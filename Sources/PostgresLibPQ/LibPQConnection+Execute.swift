@@ -1,0 +1,119 @@
+internal import CLibPQ
+internal import Logging
+
+extension LibPQConnection {
+    /// Runs one statement and returns its rows. Blocking.
+    ///
+    /// Statements with parameters go through the per-connection prepared-statement cache;
+    /// statements without run unnamed, so one-off SQL (DDL, BEGIN) does not fill the cache.
+    func execute(_ query: PostgresQuery) throws -> PostgresRows {
+        try withHealthyHandle { handle in
+            if query.binds.count == 0 {
+                let result = query.sql.withCString { sql in
+                    PQexecParams(handle.pointer, sql, 0, nil, nil, nil, nil, 1)
+                }
+                return try consume(result, handle: handle, sql: query.sql)
+            }
+            return try executePrepared(query, handle: handle, retryStalePlan: !handle.isInTransaction)
+        }
+    }
+
+    /// Runs several `;`-separated statements with the simple-query protocol. Blocking.
+    func executeScript(_ script: String) throws {
+        try withHealthyHandle { handle in
+            let result = script.withCString { PQexec(handle.pointer, $0) }
+            _ = try consume(result, handle: handle, sql: script)
+        }
+    }
+
+    private func executePrepared(_ query: PostgresQuery, handle: LibPQHandle, retryStalePlan: Bool) throws -> PostgresRows {
+        let key = PreparedStatementCache.Key(sql: query.sql, parameterTypes: query.binds.types)
+        let name = try preparedName(for: key, handle: handle)
+        let result = name.withCString { statementName in
+            query.binds.withParameterPointers { count, values, lengths, formats in
+                PQexecPrepared(handle.pointer, statementName, count, values, lengths, formats, 1)
+            }
+        }
+        do {
+            return try consume(result, handle: handle, sql: query.sql)
+        } catch let error as PostgresError
+            where error.code == .featureNotSupported || error.code == .invalidSQLStatementName {
+            // A schema change invalidated the plan ("cached plan must not change result type"),
+            // or the statement vanished (DISCARD ALL). Outside a transaction nothing was
+            // aborted, so prepare afresh once; inside one, the caller's retry does it.
+            _ = statements.remove(key)
+            guard retryStalePlan, !handle.isBroken else { throw error }
+            logger.debug("re-preparing a statement whose plan went stale", metadata: ["db.statement": "\(name)"])
+            return try executePrepared(query, handle: handle, retryStalePlan: false)
+        }
+    }
+
+    private func preparedName(for key: PreparedStatementCache.Key, handle: LibPQHandle) throws -> String {
+        if let name = statements.name(for: key) { return name }
+        if let evicted = statements.evictIfFull() {
+            // Best effort: a failure here (an aborted transaction) only leaves the plan until the session ends.
+            if let result = PQexec(handle.pointer, "DEALLOCATE \(evicted)") { PQclear(result) }
+        }
+        let name = statements.makeName()
+        let result = name.withCString { statementName in
+            key.sql.withCString { sql in
+                key.parameterTypes.withUnsafeBufferPointer { types in
+                    PQprepare(handle.pointer, statementName, sql, Int32(types.count), types.baseAddress)
+                }
+            }
+        }
+        _ = try consume(result, handle: handle, sql: key.sql)
+        statements.insert(key, name: name)
+        return name
+    }
+
+    /// Turns a `PGresult` into rows or an error, freeing it either way.
+    private func consume(_ result: OpaquePointer?, handle: LibPQHandle, sql: String) throws -> PostgresRows {
+        guard let result else {
+            let error = PostgresError.client(handle.isBroken ? .connectionLost : .unexpectedResponse, handle.errorMessage, query: sql)
+            if handle.isBroken { discardHandle() }
+            throw error
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_SINGLE_TUPLE:
+            return LibPQResult.rows(from: result)
+        case PGRES_FATAL_ERROR, PGRES_NONFATAL_ERROR:
+            var error = LibPQResult.error(from: result, query: sql)
+            if handle.isBroken {
+                if error.code.raw.isEmpty || error.code == .unexpectedResponse { error.code = .connectionLost }
+                discardHandle()
+            }
+            throw error
+        default:
+            // COPY and other streaming states: the connection is mid-protocol and unusable.
+            discardHandle()
+            throw PostgresError.client(.unexpectedResponse, "unsupported result status (COPY is not supported)", query: sql)
+        }
+    }
+}
+
+extension PostgresBindings {
+    /// Lends the parameters to C as libpq wants them, valid only inside `body`.
+    func withParameterPointers<R>(
+        _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R
+    ) -> R {
+        let formats = [Int32](repeating: 1, count: count)
+        // An empty value still needs a non-NULL pointer (NULL would mean SQL NULL), so the
+        // buffer always has at least one byte.
+        let storage = bytes.isEmpty ? [0] : bytes
+        return storage.withUnsafeBytes { raw in
+            let base = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+            let values: [UnsafePointer<CChar>?] = (0..<count).map { index in
+                lengths[index] < 0 ? nil : base + offsets[index]
+            }
+            return values.withUnsafeBufferPointer { valuePointers in
+                lengths.withUnsafeBufferPointer { lengthPointers in
+                    formats.withUnsafeBufferPointer { formatPointers in
+                        body(Int32(count), valuePointers.baseAddress, lengthPointers.baseAddress, formatPointers.baseAddress)
+                    }
+                }
+            }
+        }
+    }
+}

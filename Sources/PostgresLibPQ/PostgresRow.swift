@@ -1,0 +1,104 @@
+/// One row of a result; decode its columns into Swift values or a tuple.
+///
+/// ```swift
+/// for row in rows {
+///     let (id, name, deletedAt) = try row.decode((UUID, String, Date?).self)
+/// }
+/// ```
+public struct PostgresRow: Sendable {
+    let storage: PostgresResultStorage
+    let index: Int
+
+    /// The column names, in order.
+    public var columns: [String] { storage.columnNames }
+
+    /// Decodes the row's columns, in order, into a tuple (or a single value).
+    ///
+    /// - Parameters:
+    ///   - types: The Swift type of each column, for example `(UUID, String, Date?).self`.
+    ///   - file: The caller's file, named in errors.
+    ///   - line: The caller's line, named in errors.
+    /// - Returns: The decoded values.
+    /// - Throws: ``PostgresDecodingError`` naming the first column that did not decode, or a
+    ///   column count that differs from the tuple's.
+    public func decode<each T: PostgresDecodable>(
+        _ types: (repeat each T).Type,
+        file: String = #fileID,
+        line: Int = #line
+    ) throws -> (repeat each T) {
+        var expected = 0
+        for _ in repeat (each T).self { expected += 1 }
+        guard expected == storage.columnNames.count else {
+            throw PostgresDecodingError(
+                reason: .columnCountMismatch(expected: expected, actual: storage.columnNames.count),
+                columnName: "", columnIndex: -1, targetType: "\(types)", postgresType: nil, file: file, line: line
+            )
+        }
+        var column = 0
+        func next<Value: PostgresDecodable>(_ type: Value.Type) throws -> Value {
+            defer { column += 1 }
+            return try decodeColumn(at: column, as: type, file: file, line: line)
+        }
+        return (repeat try next((each T).self))
+    }
+
+    /// Decodes the column with the given name.
+    ///
+    /// - Parameters:
+    ///   - column: The column's name as the result labels it.
+    ///   - type: The Swift type to decode into.
+    ///   - file: The caller's file, named in errors.
+    ///   - line: The caller's line, named in errors.
+    /// - Returns: The decoded value.
+    /// - Throws: ``PostgresDecodingError`` when no column has the name or the value does not decode.
+    public func decode<T: PostgresDecodable>(
+        column: String,
+        as type: T.Type = T.self,
+        file: String = #fileID,
+        line: Int = #line
+    ) throws -> T {
+        guard let position = storage.columnNames.firstIndex(of: column) else {
+            throw PostgresDecodingError(
+                reason: .missingColumn, columnName: column, columnIndex: -1, targetType: "\(type)",
+                postgresType: nil, file: file, line: line
+            )
+        }
+        return try decodeColumn(at: position, as: type, file: file, line: line)
+    }
+
+    /// Decodes the column at a zero-based position.
+    ///
+    /// - Parameters:
+    ///   - position: The column's index.
+    ///   - type: The Swift type to decode into.
+    ///   - file: The caller's file, named in errors.
+    ///   - line: The caller's line, named in errors.
+    /// - Returns: The decoded value.
+    /// - Throws: ``PostgresDecodingError`` naming the column.
+    public func decodeColumn<T: PostgresDecodable>(
+        at position: Int,
+        as type: T.Type = T.self,
+        file: String = #fileID,
+        line: Int = #line
+    ) throws -> T {
+        guard storage.columnNames.indices.contains(position) else {
+            throw PostgresDecodingError(
+                reason: .missingColumn, columnName: "", columnIndex: position, targetType: "\(type)",
+                postgresType: nil, file: file, line: line
+            )
+        }
+        let postgresType = storage.columnTypes[position]
+        do {
+            return try storage.withCell(row: index, column: position) { bytes in
+                guard let bytes else { return try T.postgresNull() }
+                return try T(postgresBytes: bytes, type: postgresType)
+            }
+        } catch {
+            throw PostgresDecodingError(
+                reason: (error as? PostgresDecodingError.Reason) ?? .other(String(describing: error)),
+                columnName: storage.columnNames[position], columnIndex: position, targetType: "\(type)",
+                postgresType: postgresType, file: file, line: line
+            )
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// Why migrating the schema stopped.
+public enum SchemaMigrationError: Error, Sendable, CustomStringConvertible {
+    /// The migrations directory or a file in it cannot be read.
+    case unreadable(path: String)
+    /// A `.sql` file is not named `NNNN_name.sql`.
+    case invalidFileName(String)
+    /// Two files share a version number.
+    case duplicateVersion(Int, names: [String])
+    /// An applied migration's file changed since it was applied.
+    case checksumMismatch(name: String, applied: String, file: String)
+    /// A migration failed and was rolled back; later ones did not run.
+    case migrationFailed(name: String, underlying: PostgresError)
+
+    /// One line naming the migration and the problem.
+    public var description: String {
+        switch self {
+        case .unreadable(let path):
+            return "cannot read migrations at \(path)"
+        case .invalidFileName(let name):
+            return "migration file \(name) is not named NNNN_name.sql"
+        case .duplicateVersion(let version, let names):
+            return "migrations \(names.joined(separator: " and ")) share version \(version)"
+        case .checksumMismatch(let name, _, _):
+            return "migration \(name) was changed after it was applied; add a new migration instead of editing it"
+        case .migrationFailed(let name, let underlying):
+            // Operators read this, and DDL errors quote no user data, so the message helps.
+            return "migration \(name) failed: \(underlying)" + (underlying.message.map { ": \($0)" } ?? "")
+        }
+    }
+}

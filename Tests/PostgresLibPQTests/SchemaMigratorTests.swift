@@ -1,0 +1,147 @@
+import Foundation
+import PostgresLibPQ
+import Testing
+
+@Suite struct SchemaMigratorTests {
+    /// A temporary migrations directory with the given files.
+    private func directory(_ files: [String: String]) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (name, sql) in files {
+            try Data(sql.utf8).write(to: url.appendingPathComponent(name))
+        }
+        return url
+    }
+
+    private let files = [
+        "0001_create.sql": "CREATE TABLE items (id integer PRIMARY KEY);",
+        "0002_seed.sql": "INSERT INTO items VALUES (1); INSERT INTO items VALUES (2);",
+        "0010_more.sql": "ALTER TABLE items ADD COLUMN label text;",
+        "README.md": "not a migration",
+    ]
+
+    @Test func migrationsApplyInOrderAndOnlyOnce() async throws {
+        let migrations = try directory(files)
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        try await TestCluster.withPool { pool in
+            let migrator = SchemaMigrator(directory: migrations, logger: TestCluster.logger)
+            #expect(try await migrator.migrate(pool) == ["0001_create", "0002_seed", "0010_more"])
+            #expect(try await migrator.migrate(pool) == [])
+            let (items, recorded) = try await pool.withConnection { connection in
+                let items = try #require(try await connection.query("SELECT count(*) FROM items").first).decode(Int.self)
+                let recorded = try await connection.query("SELECT name FROM schema_migrations ORDER BY name").map { try $0.decode(String.self) }
+                return (items, recorded)
+            }
+            #expect(items == 2)
+            #expect(recorded == ["0001_create", "0002_seed", "0010_more"])
+        }
+    }
+
+    @Test func newMigrationIsAppliedOnTheNextRun() async throws {
+        let migrations = try directory(["0001_create.sql": files["0001_create.sql"]!])
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        try await TestCluster.withPool { pool in
+            let migrator = SchemaMigrator(directory: migrations, logger: TestCluster.logger)
+            #expect(try await migrator.migrate(pool) == ["0001_create"])
+            try Data("INSERT INTO items VALUES (7);".utf8).write(to: migrations.appendingPathComponent("0002_seven.sql"))
+            #expect(try await migrator.migrate(pool) == ["0002_seven"])
+        }
+    }
+
+    @Test func editedAppliedMigrationIsRefusedByName() async throws {
+        let migrations = try directory(files)
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        try await TestCluster.withPool { pool in
+            let migrator = SchemaMigrator(directory: migrations, logger: TestCluster.logger)
+            try await migrator.migrate(pool)
+            try Data("INSERT INTO items VALUES (1), (2), (3);".utf8).write(to: migrations.appendingPathComponent("0002_seed.sql"))
+            let error = try await #require(throws: SchemaMigrationError.self) { try await migrator.migrate(pool) }
+            guard case .checksumMismatch(let name, _, _) = error else {
+                Issue.record("expected a checksum mismatch, got \(error)")
+                return
+            }
+            #expect(name == "0002_seed")
+            #expect(error.description.contains("0002_seed"))
+        }
+    }
+
+    @Test func failedMigrationIsRolledBackAndNamed() async throws {
+        let migrations = try directory([
+            "0001_create.sql": files["0001_create.sql"]!,
+            "0002_broken.sql": "INSERT INTO items VALUES (1); INSERT INTO nowhere VALUES (1);",
+        ])
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        try await TestCluster.withPool { pool in
+            let error = try await #require(throws: SchemaMigrationError.self) {
+                try await SchemaMigrator(directory: migrations, logger: TestCluster.logger).migrate(pool)
+            }
+            guard case .migrationFailed(let name, let underlying) = error else {
+                Issue.record("expected a failed migration, got \(error)")
+                return
+            }
+            #expect(name == "0002_broken")
+            #expect(underlying.code == .undefinedTable)
+            let (items, recorded) = try await pool.withConnection { connection in
+                let items = try #require(try await connection.query("SELECT count(*) FROM items").first).decode(Int.self)
+                let recorded = try await connection.query("SELECT name FROM schema_migrations").map { try $0.decode(String.self) }
+                return (items, recorded)
+            }
+            #expect(items == 0)
+            #expect(recorded == ["0001_create"])
+        }
+    }
+
+    @Test func concurrentMigratorsTakeTurnsAndApplyEachMigrationOnce() async throws {
+        let migrations = try directory([
+            "0001_create.sql": files["0001_create.sql"]!,
+            "0002_slow.sql": "SELECT pg_sleep(0.2); INSERT INTO items VALUES (1);",
+        ])
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        let configuration = try await TestCluster.makeDatabase()
+        let pools = (0..<3).map { _ in ConnectionPool(configuration: configuration, size: 1, logger: TestCluster.logger) }
+        let applied = try await withThrowingTaskGroup(of: [String].self) { group in
+            for pool in pools {
+                group.addTask { try await SchemaMigrator(directory: migrations, logger: TestCluster.logger).migrate(pool) }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let items = try await pools[0].withConnection { try #require(try await $0.query("SELECT count(*) FROM items").first).decode(Int.self) }
+        for pool in pools { await pool.shutdown() }
+        #expect(applied.sorted() == ["0001_create", "0002_slow"])
+        #expect(items == 1)
+    }
+
+    @Test(arguments: ["0002-dash.sql", "init.sql", "0003_.sql", "0004_spaces here.sql"])
+    func badlyNamedSQLFileIsRejected(fileName: String) throws {
+        let migrations = try directory(["0001_create.sql": "SELECT 1;", fileName: "SELECT 1;"])
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        #expect(throws: SchemaMigrationError.self) {
+            try SchemaMigrator(directory: migrations, logger: TestCluster.logger).migrations()
+        }
+    }
+
+    @Test func duplicateVersionIsRejected() throws {
+        let migrations = try directory(["0001_a.sql": "SELECT 1;", "0001_b.sql": "SELECT 2;"])
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        #expect(throws: SchemaMigrationError.self) {
+            try SchemaMigrator(directory: migrations, logger: TestCluster.logger).migrations()
+        }
+    }
+
+    @Test func repositorySchemaAppliesCleanly() async throws {
+        let schema = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Schema")
+        try await TestCluster.withPool { pool in
+            let migrator = SchemaMigrator(directory: schema, logger: TestCluster.logger)
+            let applied = try await migrator.migrate(pool)
+            #expect(applied.first == "0001_init")
+            #expect(try await migrator.migrate(pool) == [])
+            let tables = try await pool.withConnection { connection in
+                try await connection.query("SELECT tablename::text FROM pg_tables WHERE schemaname = 'public'").map { try $0.decode(String.self) }
+            }
+            #expect(tables.contains("accounts"))
+            #expect(tables.contains("schema_migrations"))
+        }
+    }
+}
