@@ -67,6 +67,16 @@ public struct PostgresQuery: Sendable, Hashable, ExpressibleByStringInterpolatio
             sql += literal.description
         }
 
+        /// Appends a fixed SQL fragment verbatim — a column list shared by several queries.
+        ///
+        /// It takes a `StaticString`, so only text written in the source can be spliced in,
+        /// never a runtime value.
+        ///
+        /// - Parameter fragment: The SQL text.
+        public mutating func appendInterpolation(unescaped fragment: StaticString) {
+            sql += fragment.description
+        }
+
         /// Binds a value as the next parameter and appends its `$n` placeholder.
         ///
         /// - Parameter value: The value; `nil` binds NULL.

@@ -17,6 +17,14 @@ import Testing
         #expect(query.binds.count == 0)
     }
 
+    @Test func unescapedFragmentsAreSplicedWithoutBindingAndKeepPlaceholderNumbering() {
+        let columns: StaticString = "id, name"
+        let id = 7
+        let query: PostgresQuery = "SELECT \(unescaped: columns) FROM t WHERE id = \(id) AND n = \(3)"
+        #expect(query.sql == "SELECT id, name FROM t WHERE id = $1 AND n = $2")
+        #expect(query.binds.count == 2)
+    }
+
     @Test func unsafeSQLIsTakenVerbatim() {
         let query = PostgresQuery(unsafeSQL: "SELECT '$1'")
         #expect(query.sql == "SELECT '$1'")
