@@ -1,0 +1,34 @@
+import Foundation
+
+/// What one purchase chain amounts to at the evaluation time, before sources compete.
+struct ChainAssessment {
+    enum Status {
+        /// Grants its product's entitlements until `expiresAt` (`nil`: for life).
+        case granted(expiresAt: Date?)
+        /// A non-renewing purchase whose place depends on the other purchases of the same
+        /// entitlement.
+        case stackable(start: Date, duration: TimeInterval)
+        /// Grants nothing.
+        case denied(EntitlementExplanation.Outcome, expiresAt: Date?)
+    }
+
+    var originalTransactionId: String
+    /// The product the chain speaks for: its deciding record's.
+    var productId: String
+    /// The catalog's definition of ``productId``, `nil` when the catalog lacks it.
+    var product: CatalogProduct?
+    var decidingRecord: TransactionRecord
+    var status: Status
+    /// Why, for people; empty unless the resolver is explaining.
+    var reason: String
+
+    var ownershipType: OwnershipType { decidingRecord.ownershipType }
+
+    /// The product's entitlement ids without repeats, in catalog order.
+    var entitlementIds: [String] {
+        guard let ids = product?.entitlements, ids.count > 1 else { return product?.entitlements ?? [] }
+        var unique: [String] = []
+        for id in ids where !unique.contains(where: { $0.compareUTF8(id) == 0 }) { unique.append(id) }
+        return unique
+    }
+}
