@@ -2,6 +2,7 @@ public import StoreSyncCore
 
 /// The body of `GET /v1/catalog`, and the shape of the `STORESYNC_CATALOG` file.
 public struct CatalogResponse: Sendable, Hashable, Codable {
+    /// The products the app sells.
     public var products: [CatalogProduct]
 
     /// Creates a catalog response.

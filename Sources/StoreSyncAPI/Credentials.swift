@@ -4,7 +4,9 @@ public import Foundation
 ///
 /// Its descriptions never show the password, so logging a request cannot leak it.
 public struct Credentials: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The account's email address.
     public var email: String
+    /// The password, in clear over TLS; the server keeps only its bcrypt hash.
     public var password: String
     /// A name for the device, shown to the user when listing sessions.
     public var deviceName: String?

@@ -6,7 +6,9 @@ public struct Problem: Error, Sendable, Hashable, Codable, CustomStringConvertib
 
     /// The type URI; `about:blank` when the body had none, as RFC 9457 says.
     public var type: String
+    /// A short summary of the kind of problem, the same for every occurrence.
     public var title: String
+    /// The HTTP status code.
     public var status: Int
     /// What went wrong this time, for people.
     public var detail: String?

@@ -9,12 +9,17 @@ public struct PurchaseEvent: Sendable, Hashable, Codable {
     public var accountId: UUID
     /// What happened, e.g. `transferred`, `revoked`, `revocationReversed`.
     public var kind: String
+    /// The purchase concerned.
     public var originalTransactionId: String
+    /// The transaction concerned, when the event is about one.
     public var transactionId: String?
+    /// The previous owner, for ownership changes.
     public var fromAccountId: UUID?
+    /// The new owner, for ownership changes.
     public var toAccountId: UUID?
     /// Why, for people.
     public var reason: String
+    /// When it happened.
     public var occurredAt: Date
 
     /// Creates an event; the date is rounded to milliseconds.

@@ -4,9 +4,11 @@ public import StoreSyncCore
 /// The body of `GET /v1/admin/purchases/{originalTransactionId}`: who owns a purchase and
 /// everything that happened to it.
 public struct PurchaseHistory: Sendable, Hashable, Codable {
+    /// The purchase.
     public var originalTransactionId: String
     /// The owning account; `nil` when no account owns it now.
     public var ownerAccountId: UUID?
+    /// The App Store environment the purchase was made in.
     public var environment: AppStoreEnvironment?
     /// The chain's transactions.
     public var transactions: [TransactionRecord]

@@ -1,6 +1,8 @@
 /// The answer to an upload or a restore: a verdict per presented item and the new snapshot.
 public struct SyncResponse: Sendable, Hashable, Codable {
+    /// One verdict per presented transaction or legacy flag, in request order.
     public var verdicts: [Verdict]
+    /// The account's signed snapshot after the change.
     public var snapshot: Snapshot
 
     /// Creates a sync response.

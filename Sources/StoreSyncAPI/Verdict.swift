@@ -8,6 +8,7 @@ public struct Verdict: Sendable, Hashable, Codable {
     public var originalTransactionId: String
     /// The presented transaction; empty for a legacy flag.
     public var transactionId: String
+    /// What the server made of it.
     public var verdict: VerdictKind
     /// Why, for people and logs.
     public var reason: String?

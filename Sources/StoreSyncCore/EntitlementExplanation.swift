@@ -41,6 +41,7 @@ public struct EntitlementExplanation: Sendable, Hashable, Codable {
     public var originalTransactionId: String
     /// The record that decided the outcome.
     public var decidingTransactionId: String?
+    /// What the purchase amounts to for the entitlement.
     public var outcome: Outcome
     /// When access ends or ended; `nil` for lifetime or when no end applies.
     public var expiresAt: Date?

@@ -2,8 +2,11 @@ extension TransactionRecord {
     /// The version of one transaction that the ledger keeps when it meets two: the merge law
     /// in one place.
     ///
-    /// The later ``signedDate`` wins, because Apple signed it after the other (a renewal, a
-    /// refund, a refund reversal). Versions signed at the same millisecond go to the stronger
+    /// A verified version always beats an unverified ``Evidence/claim``: a claim's dates are
+    /// the device's word, not Apple's signature, so a claim must never overwrite what Apple
+    /// signed (nor make a verified purchase look revoked or expired). Otherwise the later
+    /// ``signedDate`` wins, because Apple signed it after the other (a renewal, a refund, a
+    /// refund reversal). Versions signed at the same millisecond go to the stronger
     /// ``Evidence``, then to the copy that carries ``signedTransaction`` (so the JWS is never
     /// lost), then to a fixed total order over every other field, compared by value and by the
     /// UTF-8 bytes of strings. The order is total, so `preferred(a, b) == preferred(b, a)` for
@@ -35,7 +38,9 @@ extension TransactionRecord {
     /// Among conflicting versions signed at the same moment (which honest data never has) the
     /// revoked one and the later expiry rank higher: the conservative choice.
     static func mergePrecedence(_ a: Self, _ b: Self) -> Int {
-        var order = FieldOrder.compare(a.signedDate, b.signedDate)
+        var order = FieldOrder.compare(a.evidence.grants, b.evidence.grants)
+        if order != 0 { return order }
+        order = FieldOrder.compare(a.signedDate, b.signedDate)
         if order != 0 { return order }
         order = a.evidence.mergePrecedence(b.evidence)
         if order != 0 { return order }
