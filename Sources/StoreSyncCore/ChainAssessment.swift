@@ -1,6 +1,9 @@
 import Foundation
 
 /// What one purchase chain amounts to at the evaluation time, before sources compete.
+///
+/// It names its deciding record by index into the ledger's records rather than holding a
+/// copy: copying a record costs a retain per string field, which dominated large derivations.
 struct ChainAssessment {
     enum Status {
         /// Grants its product's entitlements until `expiresAt` (`nil`: for life).
@@ -13,16 +16,15 @@ struct ChainAssessment {
     }
 
     var originalTransactionId: String
-    /// The product the chain speaks for: its deciding record's.
-    var productId: String
-    /// The catalog's definition of ``productId``, `nil` when the catalog lacks it.
+    /// The index, in the ledger's records, of the record that decided the outcome; the chain
+    /// speaks for that record's product.
+    var decidingIndex: Int
+    /// The catalog's definition of the deciding record's product, `nil` when the catalog lacks it.
     var product: CatalogProduct?
-    var decidingRecord: TransactionRecord
+    var ownershipType: OwnershipType
     var status: Status
     /// Why, for people; empty unless the resolver is explaining.
     var reason: String
-
-    var ownershipType: OwnershipType { decidingRecord.ownershipType }
 
     /// The product's entitlement ids without repeats, in catalog order.
     var entitlementIds: [String] {

@@ -10,7 +10,7 @@ extension ChainAssessor {
     /// Apple is in billing retry, the catalog's `gracePeriodSeconds` after the paid-through date.
     /// Active while the resulting end is after `at`; the end is always reported.
     func assessSubscription(
-        _ originalTransactionId: String, members: ArraySlice<Int>, newestIndex: Int, product: CatalogProduct
+        _ originalTransactionId: String, members: ArraySlice<Int>, newest: Int, product: CatalogProduct
     ) -> ChainAssessment {
         var naming: Int?
         var paidThrough: Date?
@@ -18,73 +18,58 @@ extension ChainAssessor {
         var newestRevoked: Int?
         var futureRecord: Int?
         var recordWithoutExpiry: Int?
-        for index in members {
-            let record = records[index]
-            guard record.evidence.grants else { continue }
-            if record.isRevoked {
+        for index in members where records[index].evidence.grants {
+            if records[index].isRevoked {
                 newestRevoked = ChainSummary.newer(newestRevoked, index, in: records)
-                continue
-            }
-            if record.isUpgraded {
+            } else if records[index].isUpgraded {
                 newestUpgraded = ChainSummary.newer(newestUpgraded, index, in: records)
-                continue
-            }
-            guard record.purchaseDate <= at else {
+            } else if records[index].purchaseDate > at {
                 futureRecord = futureRecord ?? index
-                continue
-            }
-            guard let expires = record.expiresDate else {
+            } else if let expires = records[index].expiresDate {
+                naming = ChainSummary.newer(naming, index, in: records)
+                if paidThrough.map({ expires > $0 }) ?? true { paidThrough = expires }
+            } else {
                 recordWithoutExpiry = index
-                continue
             }
-            naming = ChainSummary.newer(naming, index, in: records)
-            if paidThrough.map({ expires > $0 }) ?? true { paidThrough = expires }
         }
-        func denial(_ outcome: EntitlementExplanation.Outcome, _ index: Int, _ reason: @autoclosure () -> String)
-            -> ChainAssessment
-        {
-            let record = records[index]
+        func assessment(_ index: Int, _ status: ChainAssessment.Status, _ reason: @autoclosure () -> String) -> ChainAssessment {
+            let named = records[index].productId == product.productId ? product : catalog[records[index].productId]
             return ChainAssessment(
-                originalTransactionId: originalTransactionId, productId: record.productId,
-                product: record.productId == product.productId ? product : catalog[record.productId],
-                decidingRecord: record, status: .denied(outcome, expiresAt: nil), reason: explaining ? reason() : "")
+                originalTransactionId: originalTransactionId, decidingIndex: index, product: named,
+                ownershipType: records[index].ownershipType, status: status, reason: explaining ? reason() : "")
         }
         guard let naming, let paidThrough else {
             if let index = recordWithoutExpiry {
-                return denial(.expired, index, ExplanationText.subscriptionWithoutExpiry(records[index]))
+                return assessment(index, .denied(.expired, expiresAt: nil), ExplanationText.subscriptionWithoutExpiry(records[index]))
             }
             if let index = futureRecord {
-                let record = records[index]
-                return denial(.notYetStarted, index, ExplanationText.notYetStarted(record, start: record.purchaseDate, at: at))
+                return assessment(index, .denied(.notYetStarted, expiresAt: nil),
+                                  ExplanationText.notYetStarted(records[index], start: records[index].purchaseDate, at: at))
             }
             // Of an upgrade and a refund, the later event explains the chain.
-            if let index = newestUpgraded,
-                newestRevoked.map({ !TransactionRecord.isNewer(records[$0], than: records[index]) }) ?? true
+            if let upgraded = newestUpgraded,
+                newestRevoked.map({ ChainSummary.newer($0, upgraded, in: records) == upgraded }) ?? true
             {
-                return denial(.upgraded, index, ExplanationText.upgraded(records[index]))
+                return assessment(upgraded, .denied(.upgraded, expiresAt: nil), ExplanationText.upgraded(records[upgraded]))
             }
-            let index = newestRevoked ?? newestIndex
-            return denial(.revoked, index, ExplanationText.revoked(records[index]))
+            let revoked = newestRevoked ?? newest
+            return assessment(revoked, .denied(.revoked, expiresAt: nil), ExplanationText.revoked(records[revoked]))
         }
-        let record = records[naming]
-        let namedProduct = naming == newestIndex ? product : catalog[record.productId]
-        guard let namedProduct else {
-            return denial(.unknownProduct, naming, ExplanationText.unknownProduct(record))
+        let named = naming == newest ? product : catalog[records[naming].productId]
+        guard let named else {
+            return assessment(naming, .denied(.unknownProduct, expiresAt: nil), ExplanationText.unknownProduct(records[naming]))
         }
-        guard namedProduct.type == .autoRenewable, record.productType == .autoRenewable else {
-            return denial(.productTypeMismatch, naming, ExplanationText.typeMismatch(record, catalogType: namedProduct.type))
+        guard named.type == .autoRenewable, records[naming].productType == .autoRenewable else {
+            return assessment(naming, .denied(.productTypeMismatch, expiresAt: nil),
+                              ExplanationText.typeMismatch(records[naming], catalogType: named.type))
         }
-        let graceEnd = graceEnd(originalTransactionId, paidThrough: paidThrough, product: namedProduct)
+        let graceEnd = graceEnd(originalTransactionId, paidThrough: paidThrough, product: named)
         let expiresAt = graceEnd.map { max($0, paidThrough) } ?? paidThrough
         let active = expiresAt > at
-        let reason = explaining
-            ? ExplanationText.subscription(record, paidThrough: paidThrough, graceEnd: graceEnd, expiresAt: expiresAt, active: active)
-            : ""
-        return ChainAssessment(
-            originalTransactionId: originalTransactionId, productId: record.productId, product: namedProduct,
-            decidingRecord: record,
-            status: active ? .granted(expiresAt: expiresAt) : .denied(.expired, expiresAt: expiresAt),
-            reason: reason)
+        return assessment(
+            naming, active ? .granted(expiresAt: expiresAt) : .denied(.expired, expiresAt: expiresAt),
+            ExplanationText.subscription(
+                records[naming], paidThrough: paidThrough, graceEnd: graceEnd, expiresAt: expiresAt, active: active))
     }
 
     private func graceEnd(_ originalTransactionId: String, paidThrough: Date, product: CatalogProduct) -> Date? {

@@ -15,6 +15,8 @@ import Foundation
 /// - A purchase counts from the chain's purchase date, the earliest `originalPurchaseDate` of
 ///   its verified records; a chain whose purchase date is after `at` grants nothing at `at`.
 /// - The deciding record's `ownershipType` marks the entitlement purchased or family-shared.
+///
+/// Records are read in place by index (`records[index].field`), never copied whole.
 struct ChainAssessor {
     let records: [TransactionRecord]
     let ledger: Ledger
@@ -24,57 +26,48 @@ struct ChainAssessor {
 
     func assess(_ originalTransactionId: String, members: ArraySlice<Int>) -> ChainAssessment {
         let summary = ChainSummary(records: records, members: members)
-        guard let newestIndex = summary.newestVerified else {
-            let claim = records[summary.newestClaim ?? members.startIndex]
-            return ChainAssessment(
-                originalTransactionId: originalTransactionId, productId: claim.productId,
-                product: catalog[claim.productId], decidingRecord: claim,
-                status: .denied(.claimOnly, expiresAt: nil),
-                reason: explaining ? ExplanationText.claimOnly(claim) : "")
-        }
-        let newest = records[newestIndex]
-        func denial(_ outcome: EntitlementExplanation.Outcome, _ record: TransactionRecord, _ product: CatalogProduct?,
-                    _ reason: @autoclosure () -> String) -> ChainAssessment {
+        func assessment(_ index: Int, _ product: CatalogProduct?, _ status: ChainAssessment.Status,
+                        _ reason: @autoclosure () -> String) -> ChainAssessment {
             ChainAssessment(
-                originalTransactionId: originalTransactionId, productId: record.productId, product: product,
-                decidingRecord: record, status: .denied(outcome, expiresAt: nil), reason: explaining ? reason() : "")
+                originalTransactionId: originalTransactionId, decidingIndex: index, product: product,
+                ownershipType: records[index].ownershipType, status: status, reason: explaining ? reason() : "")
         }
-        guard let product = catalog[newest.productId] else {
-            return denial(.unknownProduct, newest, nil, ExplanationText.unknownProduct(newest))
+        guard let newest = summary.newestVerified else {
+            let claim = summary.newestClaim ?? members.startIndex
+            return assessment(claim, catalog[records[claim].productId], .denied(.claimOnly, expiresAt: nil),
+                              ExplanationText.claimOnly(records[claim]))
         }
-        guard product.type == newest.productType else {
-            return denial(.productTypeMismatch, newest, product, ExplanationText.typeMismatch(newest, catalogType: product.type))
+        guard let product = catalog[records[newest].productId] else {
+            return assessment(newest, nil, .denied(.unknownProduct, expiresAt: nil), ExplanationText.unknownProduct(records[newest]))
         }
-        let start = summary.earliestPurchase ?? newest.originalPurchaseDate
+        guard product.type == records[newest].productType else {
+            return assessment(newest, product, .denied(.productTypeMismatch, expiresAt: nil),
+                              ExplanationText.typeMismatch(records[newest], catalogType: product.type))
+        }
+        let start = summary.earliestPurchase ?? records[newest].originalPurchaseDate
         switch product.type {
         case .consumable:
-            return denial(.consumable, newest, product, ExplanationText.consumable(newest, quantity: summary.quantity))
+            return assessment(newest, product, .denied(.consumable, expiresAt: nil),
+                              ExplanationText.consumable(records[newest], quantity: summary.quantity))
         case .nonConsumable, .nonRenewing:
-            if let revokedIndex = summary.newestRevoked {
-                let revoked = records[revokedIndex]
-                let revokedProduct = revoked.productId == product.productId ? product : catalog[revoked.productId]
-                return denial(.revoked, revoked, revokedProduct, ExplanationText.revoked(revoked))
+            if let revoked = summary.newestRevoked {
+                let revokedProduct = records[revoked].productId == product.productId ? product : catalog[records[revoked].productId]
+                return assessment(revoked, revokedProduct, .denied(.revoked, expiresAt: nil), ExplanationText.revoked(records[revoked]))
             }
-            if product.type == .nonRenewing {
-                guard let duration = product.durationSeconds, duration > 0 else {
-                    return denial(.missingDuration, newest, product, ExplanationText.missingDuration(newest))
-                }
-                guard start <= at else {
-                    return denial(.notYetStarted, newest, product, ExplanationText.notYetStarted(newest, start: start, at: at))
-                }
-                return ChainAssessment(
-                    originalTransactionId: originalTransactionId, productId: newest.productId, product: product,
-                    decidingRecord: newest, status: .stackable(start: start, duration: TimeInterval(duration)), reason: "")
+            if product.type == .nonRenewing, (product.durationSeconds ?? 0) <= 0 {
+                return assessment(newest, product, .denied(.missingDuration, expiresAt: nil),
+                                  ExplanationText.missingDuration(records[newest]))
             }
             guard start <= at else {
-                return denial(.notYetStarted, newest, product, ExplanationText.notYetStarted(newest, start: start, at: at))
+                return assessment(newest, product, .denied(.notYetStarted, expiresAt: nil),
+                                  ExplanationText.notYetStarted(records[newest], start: start, at: at))
             }
-            return ChainAssessment(
-                originalTransactionId: originalTransactionId, productId: newest.productId, product: product,
-                decidingRecord: newest, status: .granted(expiresAt: nil),
-                reason: explaining ? ExplanationText.lifetime(newest, start: start) : "")
+            if product.type == .nonRenewing, let duration = product.durationSeconds {
+                return assessment(newest, product, .stackable(start: start, duration: TimeInterval(duration)), "")
+            }
+            return assessment(newest, product, .granted(expiresAt: nil), ExplanationText.lifetime(records[newest], start: start))
         case .autoRenewable:
-            return assessSubscription(originalTransactionId, members: members, newestIndex: newestIndex, product: product)
+            return assessSubscription(originalTransactionId, members: members, newest: newest, product: product)
         }
     }
 }
@@ -89,24 +82,26 @@ struct ChainSummary {
     /// The total quantity of the verified records.
     var quantity = 0
 
-    init(records: [TransactionRecord], members: ArraySlice<Int>) {
+    init(records: [TransactionRecord], members: some Sequence<Int>) {
         for index in members {
-            let record = records[index]
-            guard record.evidence.grants else {
+            guard records[index].evidence.grants else {
                 newestClaim = Self.newer(newestClaim, index, in: records)
                 continue
             }
             newestVerified = Self.newer(newestVerified, index, in: records)
-            if record.isRevoked { newestRevoked = Self.newer(newestRevoked, index, in: records) }
-            if earliestPurchase.map({ record.originalPurchaseDate < $0 }) ?? true {
-                earliestPurchase = record.originalPurchaseDate
-            }
-            quantity += record.quantity
+            if records[index].isRevoked { newestRevoked = Self.newer(newestRevoked, index, in: records) }
+            let originalPurchase = records[index].originalPurchaseDate
+            if earliestPurchase.map({ originalPurchase < $0 }) ?? true { earliestPurchase = originalPurchase }
+            quantity += records[index].quantity
         }
     }
 
+    /// The newer of two records by index (see ``TransactionRecord/isNewer(_:than:)``).
     static func newer(_ current: Int?, _ candidate: Int, in records: [TransactionRecord]) -> Int {
         guard let current else { return candidate }
-        return TransactionRecord.isNewer(records[candidate], than: records[current]) ? candidate : current
+        var order = FieldOrder.compare(records[candidate].purchaseDate, records[current].purchaseDate)
+        if order == 0 { order = FieldOrder.compare(records[candidate].signedDate, records[current].signedDate) }
+        if order == 0 { order = records[candidate].transactionId.compareUTF8(records[current].transactionId) }
+        return order > 0 ? candidate : current
     }
 }

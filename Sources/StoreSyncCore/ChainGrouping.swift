@@ -15,15 +15,16 @@ struct ChainGrouping {
         var chainOfRecord: [Int] = []
         chainOfRecord.reserveCapacity(records.count)
         var sizes: [Int] = []
-        for record in records {
-            let key = UTF8Key(record.originalTransactionId)
+        // Indices, not `for record in records`: iterating would copy every record.
+        for index in records.indices {
+            let key = UTF8Key(records[index].originalTransactionId)
             if let number = numbers[key] {
                 chainOfRecord.append(number)
                 sizes[number] += 1
             } else {
                 let number = originalTransactionIds.count
                 numbers[key] = number
-                originalTransactionIds.append(record.originalTransactionId)
+                originalTransactionIds.append(key.string)
                 sizes.append(1)
                 chainOfRecord.append(number)
             }

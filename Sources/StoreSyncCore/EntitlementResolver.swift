@@ -35,7 +35,7 @@ struct EntitlementResolver {
             }
         }
         for stack in stacks.values {
-            let (candidate, stackExplanations) = stack.resolve(at: at, explaining: explaining)
+            let (candidate, stackExplanations) = stack.resolve(at: at, records: ledger.records, explaining: explaining)
             if let candidate { offer(candidate) }
             explanations += stackExplanations
         }
@@ -49,7 +49,7 @@ struct EntitlementResolver {
         case .granted(let expiresAt):
             for entitlementId in entitlementIds {
                 offer(EntitlementCandidate(
-                    entitlementId: entitlementId, productId: assessment.productId,
+                    entitlementId: entitlementId, productId: ledger.records[assessment.decidingIndex].productId,
                     originalTransactionId: assessment.originalTransactionId, expiresAt: expiresAt,
                     ownershipType: assessment.ownershipType, source: assessment.product?.type ?? .nonConsumable))
             }
@@ -76,13 +76,14 @@ struct EntitlementResolver {
         _ assessment: ChainAssessment, _ entitlementIds: [String], outcome: EntitlementExplanation.Outcome, expiresAt: Date?
     ) {
         guard explaining else { return }
-        let reason = outcome == .noEntitlement ? ExplanationText.noEntitlement(assessment.productId) : assessment.reason
+        let deciding = ledger.records[assessment.decidingIndex]
+        let reason = outcome == .noEntitlement ? ExplanationText.noEntitlement(deciding.productId) : assessment.reason
         let ids: [String?] = entitlementIds.isEmpty ? [nil] : entitlementIds
         for entitlementId in ids {
             explanations.append(EntitlementExplanation(
-                entitlementId: entitlementId, productId: assessment.productId,
+                entitlementId: entitlementId, productId: deciding.productId,
                 originalTransactionId: assessment.originalTransactionId,
-                decidingTransactionId: assessment.decidingRecord.transactionId,
+                decidingTransactionId: deciding.transactionId,
                 outcome: outcome, expiresAt: expiresAt, reason: reason))
         }
     }

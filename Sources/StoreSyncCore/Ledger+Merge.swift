@@ -5,7 +5,7 @@ extension Ledger {
     /// - Returns: Whether it was inserted, replaced the held version, or lost to it.
     @discardableResult
     public mutating func merge(_ record: TransactionRecord) -> MergeOutcome {
-        let found = SortedByKey.search(records, for: record.transactionId, key: \.transactionId)
+        let found = SortedByKey.search(records, for: record.transactionId)
         guard found.isPresent else {
             records.insert(record, at: found.index)
             return .inserted
@@ -21,7 +21,7 @@ extension Ledger {
     /// - Returns: Whether it was inserted, replaced the held version, or lost to it.
     @discardableResult
     public mutating func merge(_ info: RenewalInfo) -> MergeOutcome {
-        let found = SortedByKey.search(renewalInfos, for: info.originalTransactionId, key: \.originalTransactionId)
+        let found = SortedByKey.search(renewalInfos, for: info.originalTransactionId)
         guard found.isPresent else {
             renewalInfos.insert(info, at: found.index)
             return .inserted
@@ -42,9 +42,8 @@ extension Ledger {
     ///
     /// - Parameter other: The other device's or the server's ledger.
     public mutating func merge(_ other: Ledger) {
-        records = SortedByKey.merged(records, other.records, key: \.transactionId, preferred: TransactionRecord.preferred)
-        renewalInfos = SortedByKey.merged(
-            renewalInfos, other.renewalInfos, key: \.originalTransactionId, preferred: RenewalInfo.preferred)
+        records = SortedByKey.merged(records, other.records)
+        renewalInfos = SortedByKey.merged(renewalInfos, other.renewalInfos)
     }
 
     /// The merge of this ledger and another, leaving both unchanged.

@@ -28,10 +28,8 @@ public struct Ledger: Sendable, Hashable {
         records: some Sequence<TransactionRecord>,
         renewalInfos: some Sequence<RenewalInfo> = [RenewalInfo]()
     ) {
-        self.records = SortedByKey.canonicalized(
-            Array(records), key: \.transactionId, preferred: TransactionRecord.preferred)
-        self.renewalInfos = SortedByKey.canonicalized(
-            Array(renewalInfos), key: \.originalTransactionId, preferred: RenewalInfo.preferred)
+        self.records = SortedByKey.canonicalized(Array(records))
+        self.renewalInfos = SortedByKey.canonicalized(Array(renewalInfos))
     }
 
     /// The number of transactions.
@@ -44,7 +42,7 @@ public struct Ledger: Sendable, Hashable {
     ///
     /// - Parameter transactionId: Apple's transaction id.
     public subscript(transactionId: String) -> TransactionRecord? {
-        let found = SortedByKey.search(records, for: transactionId, key: \.transactionId)
+        let found = SortedByKey.search(records, for: transactionId)
         return found.isPresent ? records[found.index] : nil
     }
 
@@ -53,7 +51,7 @@ public struct Ledger: Sendable, Hashable {
     /// - Parameter originalTransactionId: The chain's original transaction id.
     /// - Returns: The renewal info, or `nil` when the ledger has none for that chain.
     public func renewalInfo(for originalTransactionId: String) -> RenewalInfo? {
-        let found = SortedByKey.search(renewalInfos, for: originalTransactionId, key: \.originalTransactionId)
+        let found = SortedByKey.search(renewalInfos, for: originalTransactionId)
         return found.isPresent ? renewalInfos[found.index] : nil
     }
 
@@ -63,7 +61,7 @@ public struct Ledger: Sendable, Hashable {
     /// - Returns: The removed version, or `nil` when the ledger did not hold it.
     @discardableResult
     public mutating func remove(transactionId: String) -> TransactionRecord? {
-        let found = SortedByKey.search(records, for: transactionId, key: \.transactionId)
+        let found = SortedByKey.search(records, for: transactionId)
         return found.isPresent ? records.remove(at: found.index) : nil
     }
 }

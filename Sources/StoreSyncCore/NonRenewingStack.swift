@@ -24,7 +24,9 @@ struct NonRenewingStack {
     mutating func append(_ entry: Entry) { entries.append(entry) }
 
     /// The stack's candidate when it covers `at`, and one explanation per purchase.
-    func resolve(at: Date, explaining: Bool) -> (candidate: EntitlementCandidate?, explanations: [EntitlementExplanation]) {
+    func resolve(at: Date, records: [TransactionRecord], explaining: Bool)
+        -> (candidate: EntitlementCandidate?, explanations: [EntitlementExplanation])
+    {
         let ordered = entries.sorted { lhs, rhs in
             lhs.start != rhs.start
                 ? lhs.start < rhs.start
@@ -42,7 +44,7 @@ struct NonRenewingStack {
         if let current {
             let assessment = ordered[current].assessment
             candidate = EntitlementCandidate(
-                entitlementId: entitlementId, productId: assessment.productId,
+                entitlementId: entitlementId, productId: records[assessment.decidingIndex].productId,
                 originalTransactionId: assessment.originalTransactionId, expiresAt: stackEnd,
                 ownershipType: assessment.ownershipType, source: .nonRenewing)
         }
@@ -53,9 +55,9 @@ struct NonRenewingStack {
                 index == current ? .granted : (current != nil && period.start > at ? .queued : .expired)
             let assessment = ordered[index].assessment
             return EntitlementExplanation(
-                entitlementId: entitlementId, productId: assessment.productId,
+                entitlementId: entitlementId, productId: records[assessment.decidingIndex].productId,
                 originalTransactionId: assessment.originalTransactionId,
-                decidingTransactionId: assessment.decidingRecord.transactionId, outcome: outcome,
+                decidingTransactionId: records[assessment.decidingIndex].transactionId, outcome: outcome,
                 expiresAt: outcome == .granted ? stackEnd : period.end,
                 reason: ExplanationText.stacked(start: period.start, end: period.end, stackEnd: stackEnd, outcome: outcome))
         }
