@@ -29,6 +29,11 @@ struct ChainAssessment {
     /// The product's entitlement ids without repeats, in catalog order.
     var entitlementIds: [String] {
         guard let ids = product?.entitlements, ids.count > 1 else { return product?.entitlements ?? [] }
+        // Catalogs rarely repeat an id; only then build a new array.
+        let hasRepeats = ids.indices.contains { index in
+            ids[..<index].contains { $0.compareUTF8(ids[index]) == 0 }
+        }
+        guard hasRepeats else { return ids }
         var unique: [String] = []
         for id in ids where !unique.contains(where: { $0.compareUTF8(id) == 0 }) { unique.append(id) }
         return unique

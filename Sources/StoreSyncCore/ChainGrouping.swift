@@ -17,6 +17,15 @@ struct ChainGrouping {
         var sizes: [Int] = []
         // Indices, not `for record in records`: iterating would copy every record.
         for index in records.indices {
+            // Renewals of one subscription usually sort next to each other: comparing with the
+            // previous record is far cheaper than hashing.
+            if let previous = chainOfRecord.last,
+                records[index].originalTransactionId.compareUTF8(originalTransactionIds[previous]) == 0
+            {
+                chainOfRecord.append(previous)
+                sizes[previous] += 1
+                continue
+            }
             let key = UTF8Key(records[index].originalTransactionId)
             if let number = numbers[key] {
                 chainOfRecord.append(number)
