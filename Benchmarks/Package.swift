@@ -7,7 +7,9 @@ let package = Package(
     name: "StoreSyncBenchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(path: ".."),
+        // Named explicitly: a path dependency is otherwise identified by its directory name,
+        // which is not "StoreSync" in a worktree or a CI clone.
+        .package(name: "StoreSync", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [

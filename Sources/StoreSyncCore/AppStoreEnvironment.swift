@@ -27,5 +27,11 @@ public enum AppStoreEnvironment: String, Sendable, Hashable, Codable, CaseIterab
         self = match
     }
 
+    /// Orders by raw value, so sorting is stable across platforms.
+    ///
+    /// - Parameters:
+    ///   - lhs: One value.
+    ///   - rhs: Another value.
+    /// - Returns: Whether `lhs` sorts first.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -3,6 +3,7 @@
 /// A transaction for a product the catalog does not know is kept in the ledger but grants
 /// nothing until the product is defined.
 public struct Catalog: Sendable, Hashable {
+    /// The products by product id.
     public private(set) var products: [String: CatalogProduct]
 
     /// Creates a catalog; a later product with the same id replaces an earlier one.

@@ -1,11 +1,14 @@
 /// One product as the app's catalog defines it: what kind it is and what it unlocks.
 public struct CatalogProduct: Sendable, Hashable, Codable {
+    /// The App Store product identifier.
     public var productId: String
+    /// The kind of product; decides which derivation rule applies.
     public var type: ProductType
     /// The entitlement ids this product grants, e.g. `["premium"]`.
     public var entitlements: [String]
     /// The length of one purchase of a non-renewing subscription; Apple states none.
     public var durationSeconds: Int?
+    /// The subscription group, for subscriptions.
     public var subscriptionGroupId: String?
     /// The billing grace period set in App Store Connect, used when renewal info reports
     /// a billing retry without an explicit grace period end.

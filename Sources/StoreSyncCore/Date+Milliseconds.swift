@@ -3,8 +3,16 @@ public import Foundation
 extension Date {
     /// Whole milliseconds since 1970, rounded to the nearest: the precision Apple signs,
     /// PostgreSQL stores here, and the canonical JSON writes.
+    ///
+    /// A date too far from 1970 for 64-bit milliseconds saturates at `Int64.min`/`Int64.max`,
+    /// and a NaN date reads as 0, rather than trapping on a value from outside.
     public var millisecondsSince1970: Int64 {
-        Int64((timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = (timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds.isFinite else { return milliseconds.isNaN ? 0 : (milliseconds < 0 ? .min : .max) }
+        // Int64.max is not exactly representable as a Double; 2^63 is the first value past it.
+        guard milliseconds < 9_223_372_036_854_775_808.0 else { return .max }
+        guard milliseconds >= -9_223_372_036_854_775_808.0 else { return .min }
+        return Int64(milliseconds)
     }
 
     /// Creates a date from whole milliseconds since 1970.

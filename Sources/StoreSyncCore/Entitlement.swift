@@ -10,6 +10,7 @@ public struct Entitlement: Sendable, Hashable, Codable {
     public var originalTransactionId: String
     /// When access ends; `nil` means lifetime.
     public var expiresAt: Date?
+    /// Purchased by the account or shared with it through Family Sharing.
     public var ownershipType: OwnershipType
     /// The kind of product that grants it.
     public var source: ProductType

@@ -3,7 +3,8 @@ public import Foundation
 /// What vouches for one version of a transaction.
 ///
 /// The kinds are ordered by strength — `jws` > `receipt` > `unverifiedJWS` > `claim` —
-/// and the ledger's merge prefers the stronger of two versions signed at the same moment.
+/// and the ledger's merge prefers the stronger of two versions signed at the same moment
+/// (a `claim` never replaces a verified version at all: see ``TransactionRecord/preferred(_:_:)``).
 /// The signed JWS itself travels beside the evidence in
 /// ``TransactionRecord/signedTransaction`` rather than inside it: a snapshot signed by the
 /// server vouches for its records without repeating Apple's multi-kilobyte JWS.

@@ -3,5 +3,11 @@ public enum OwnershipType: String, Sendable, Hashable, Codable, CaseIterable, Co
     case purchased
     case familyShared
 
+    /// Orders by raw value, so sorting is stable across platforms.
+    ///
+    /// - Parameters:
+    ///   - lhs: One value.
+    ///   - rhs: Another value.
+    /// - Returns: Whether `lhs` sorts first.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -9,5 +9,11 @@ public enum ProductType: String, Sendable, Hashable, Codable, CaseIterable, Comp
     /// A fixed period that Apple neither renews nor syncs; the catalog gives its length.
     case nonRenewing
 
+    /// Orders by raw value, so sorting is stable across platforms.
+    ///
+    /// - Parameters:
+    ///   - lhs: One value.
+    ///   - rhs: Another value.
+    /// - Returns: Whether `lhs` sorts first.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -18,6 +18,7 @@ public struct RenewalInfo: Sendable, Hashable, Codable {
     public var gracePeriodExpiresDate: Date?
     /// Why the subscription expired (Apple's `expirationIntent`), kept as Apple's number.
     public var expirationIntent: Int?
+    /// The App Store environment that signed it.
     public var environment: AppStoreEnvironment
     /// When Apple signed this version; the merge keeps the latest.
     public var signedDate: Date

@@ -11,6 +11,12 @@ extension TransactionRecord: Codable {
         case subscriptionGroupId, evidence, verifiedAt, signedTransaction
     }
 
+    /// Decodes the wire form; absent `isUpgraded`, `ownershipType`, `environment` and
+    /// `quantity` take their defaults.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` when a required field is missing or malformed, or the
+    ///   evidence kind is unknown.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let evidence: Evidence
@@ -46,6 +52,10 @@ extension TransactionRecord: Codable {
         )
     }
 
+    /// Encodes the wire form; absent optionals are omitted.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: An error of the encoder.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(transactionId, forKey: .transactionId)

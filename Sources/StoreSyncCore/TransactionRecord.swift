@@ -7,20 +7,29 @@ public import Foundation
 /// ``originalTransactionId`` form a chain: one purchase across restores and renewals.
 /// Dates are kept to whole milliseconds, the precision of Apple's payloads.
 public struct TransactionRecord: Sendable, Hashable {
+    /// Apple's id of this transaction; the ledger's key.
     public var transactionId: String
+    /// The id of the purchase this transaction belongs to; the chain's key.
     public var originalTransactionId: String
+    /// The App Store product identifier.
     public var productId: String
+    /// The kind of product, as Apple (or the receipt verifier) stated it.
     public var productType: ProductType
+    /// When this transaction was charged or restored (a renewal's period start).
     public var purchaseDate: Date
+    /// When the original purchase of the chain was made.
     public var originalPurchaseDate: Date
     /// The end of the paid period for auto-renewable subscriptions; `nil` otherwise.
     public var expiresDate: Date?
     /// When Apple refunded or revoked the transaction; cleared by a later refund reversal.
     public var revocationDate: Date?
+    /// Why Apple revoked it.
     public var revocationReason: RevocationReason?
     /// Whether the user upgraded to another subscription of the same group.
     public var isUpgraded: Bool
+    /// Purchased by the account or shared with it through Family Sharing.
     public var ownershipType: OwnershipType
+    /// The App Store environment that signed it.
     public var environment: AppStoreEnvironment
     /// The app's account UUID that the purchase was made with (`appAccountToken`).
     public var appAccountToken: UUID?
@@ -28,7 +37,9 @@ public struct TransactionRecord: Sendable, Hashable {
     public var quantity: Int
     /// When Apple signed this version; the merge keeps the latest.
     public var signedDate: Date
+    /// The subscription group, for subscriptions.
     public var subscriptionGroupId: String?
+    /// What vouches for this version.
     public var evidence: Evidence
     /// The compact StoreKit 2 JWS of this version, when this copy carries it.
     public var signedTransaction: String?

@@ -1,0 +1,32 @@
+public import StoreSyncCore
+
+/// The body of `POST /v1/restore`: the device's ledger and legacy flags.
+public struct RestoreRequest: Sendable, Hashable, Codable {
+    /// The cached transactions, with `signedTransaction` when the device has it.
+    public var entries: [TransactionRecord]
+    /// Legacy `UserDefaults` flags, product id → owned.
+    public var legacyFlags: [String: Bool]?
+    /// Whether the user asked for this restore; only then may a purchase move between accounts.
+    public var userInitiated: Bool?
+    /// Answer what would happen without changing anything.
+    public var dryRun: Bool?
+
+    /// Creates a restore request.
+    ///
+    /// - Parameters:
+    ///   - entries: The cached transactions.
+    ///   - legacyFlags: Legacy flags by product id.
+    ///   - userInitiated: Whether the user asked for it.
+    ///   - dryRun: Whether to only preview.
+    public init(
+        entries: [TransactionRecord],
+        legacyFlags: [String: Bool]? = nil,
+        userInitiated: Bool? = nil,
+        dryRun: Bool? = nil
+    ) {
+        self.entries = entries
+        self.legacyFlags = legacyFlags
+        self.userInitiated = userInitiated
+        self.dryRun = dryRun
+    }
+}

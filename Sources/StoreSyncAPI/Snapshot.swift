@@ -1,0 +1,142 @@
+public import Foundation
+public import StoreSyncCore
+
+/// An account's entitlements and transactions at one version, signed by the server.
+///
+/// The signature is Ed25519 over ``signedBytes()`` (the canonical JSON of every field but
+/// ``signature``), so a client can trust a cached snapshot offline and detect tampering.
+/// Transactions never carry `signedTransaction`: the server strips Apple's JWS, and so does
+/// every initializer here (decoding included), so the signed bytes never depend on it.
+public struct Snapshot: Sendable, Hashable, Codable {
+    /// The account.
+    public var accountId: UUID
+    /// The account's version; bumps on every change and serves as the ETag.
+    public var version: Int64
+    /// When the server derived it.
+    public var generatedAt: Date
+    /// Until when a client may answer offline from it.
+    public var validUntil: Date
+    /// The granted entitlements, by entitlement id.
+    public var entitlements: [Entitlement]
+    /// The account's transactions, without their JWS.
+    public var transactions: [TransactionRecord]
+    /// Base64 of the Ed25519 signature over ``signedBytes()``; empty before signing.
+    public var signature: String
+
+    /// Creates a snapshot; dates are rounded to milliseconds and `signedTransaction` is removed
+    /// from every transaction.
+    ///
+    /// - Parameters:
+    ///   - accountId: The account.
+    ///   - version: The account's version.
+    ///   - generatedAt: When it was derived.
+    ///   - validUntil: Until when it may be used offline.
+    ///   - entitlements: The granted entitlements.
+    ///   - transactions: The account's transactions.
+    ///   - signature: The base64 signature, empty before signing.
+    public init(
+        accountId: UUID,
+        version: Int64,
+        generatedAt: Date,
+        validUntil: Date,
+        entitlements: [Entitlement],
+        transactions: [TransactionRecord],
+        signature: String = ""
+    ) {
+        self.accountId = accountId
+        self.version = version
+        self.generatedAt = generatedAt.roundedToMilliseconds
+        self.validUntil = validUntil.roundedToMilliseconds
+        self.entitlements = entitlements
+        self.transactions = transactions.map { record in
+            var stripped = record
+            stripped.signedTransaction = nil
+            return stripped
+        }
+        self.signature = signature
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case accountId, version, generatedAt, validUntil, entitlements, transactions, signature
+    }
+
+    /// Decodes a snapshot; a missing `signature` reads as unsigned (empty).
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` when a field is missing or malformed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            accountId: try container.decode(UUID.self, forKey: .accountId),
+            version: try container.decode(Int64.self, forKey: .version),
+            generatedAt: try container.decode(Date.self, forKey: .generatedAt),
+            validUntil: try container.decode(Date.self, forKey: .validUntil),
+            entitlements: try container.decode([Entitlement].self, forKey: .entitlements),
+            transactions: try container.decode([TransactionRecord].self, forKey: .transactions),
+            signature: try container.decodeIfPresent(String.self, forKey: .signature) ?? "")
+    }
+
+    /// Encodes every field, the signature included.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: An error of the encoder.
+    public func encode(to encoder: any Encoder) throws {
+        try encode(to: encoder, includingSignature: true)
+    }
+
+    fileprivate func encode(to encoder: any Encoder, includingSignature: Bool) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accountId, forKey: .accountId)
+        try container.encode(version, forKey: .version)
+        try container.encode(generatedAt, forKey: .generatedAt)
+        try container.encode(validUntil, forKey: .validUntil)
+        try container.encode(entitlements, forKey: .entitlements)
+        try container.encode(transactions, forKey: .transactions)
+        if includingSignature { try container.encode(signature, forKey: .signature) }
+    }
+
+    /// The bytes the signature covers: the canonical JSON of every field except ``signature``.
+    ///
+    /// - Returns: Canonical UTF-8 JSON.
+    /// - Throws: `EncodingError` when a date falls outside years 0001–9999.
+    public func signedBytes() throws -> Data {
+        try CanonicalJSON.encode(SignedContent(snapshot: self))
+    }
+
+    /// This snapshot with a signature.
+    ///
+    /// - Parameter signature: Base64 of the Ed25519 signature over ``signedBytes()``.
+    /// - Returns: A copy carrying the signature.
+    public func signed(_ signature: String) -> Snapshot {
+        var copy = self
+        copy.signature = signature
+        return copy
+    }
+
+    /// The entitlement with this id, whatever its expiry.
+    ///
+    /// - Parameter entitlementId: The entitlement id.
+    /// - Returns: The entitlement, or `nil` when the snapshot does not list it.
+    public func entitlement(_ entitlementId: String) -> Entitlement? {
+        entitlements.first { $0.entitlementId == entitlementId }
+    }
+
+    /// Whether the snapshot grants an entitlement at a moment: listed, and lifetime or
+    /// expiring after `date`. Whether the snapshot itself may still be trusted (``validUntil``)
+    /// is the caller's decision.
+    ///
+    /// - Parameters:
+    ///   - entitlementId: The entitlement id.
+    ///   - date: The moment to check.
+    /// - Returns: `true` when access holds at `date`.
+    public func isEntitled(to entitlementId: String, at date: Date) -> Bool {
+        guard let entitlement = entitlement(entitlementId) else { return false }
+        return entitlement.expiresAt.map { $0 > date } ?? true
+    }
+}
+
+/// A snapshot's fields without the signature: what the signature covers.
+private struct SignedContent: Encodable {
+    let snapshot: Snapshot
+    func encode(to encoder: any Encoder) throws { try snapshot.encode(to: encoder, includingSignature: false) }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// One source able to grant an entitlement; the resolver keeps the best per entitlement id.
+struct EntitlementCandidate {
+    var entitlementId: String
+    var productId: String
+    var originalTransactionId: String
+    var expiresAt: Date?
+    var ownershipType: OwnershipType
+    var source: ProductType
+
+    /// The ranking among sources of one entitlement: lifetime beats any expiry, then the later
+    /// expiry, then purchased over family-shared, then the smaller original transaction id
+    /// (UTF-8 bytes), then the smaller product id — a total order, so the winner never depends
+    /// on the order chains are visited in.
+    func outranks(_ other: Self) -> Bool {
+        switch (expiresAt, other.expiresAt) {
+        case (nil, .some): return true
+        case (.some, nil): return false
+        case let (mine?, theirs?) where mine != theirs: return mine > theirs
+        default: break
+        }
+        if ownershipType != other.ownershipType { return ownershipType == .purchased }
+        let order = originalTransactionId.compareUTF8(other.originalTransactionId)
+        if order != 0 { return order < 0 }
+        return productId.compareUTF8(other.productId) < 0
+    }
+
+    var entitlement: Entitlement {
+        Entitlement(
+            entitlementId: entitlementId, productId: productId, originalTransactionId: originalTransactionId,
+            expiresAt: expiresAt, ownershipType: ownershipType, source: source)
+    }
+}

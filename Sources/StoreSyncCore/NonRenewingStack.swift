@@ -1,0 +1,66 @@
+import Foundation
+
+/// The non-renewing purchases of one entitlement id, laid end to end.
+///
+/// Purchases are taken in order of chain purchase date, then original transaction id; each
+/// starts at `max(its purchase date, the previous one's end)` and lasts its own product's
+/// `durationSeconds`. A purchase made after the previous one ended starts a new interval (the
+/// gap is not access). Only purchases made at or before `at` take part, so every interval but
+/// the last has ended by `at`: the entitlement is active when the last interval's end is after
+/// `at`, and that end is the reported expiry. The entitlement names the purchase whose own
+/// stacked period contains `at`; later ones are ``EntitlementExplanation/Outcome/queued``.
+struct NonRenewingStack {
+    struct Entry {
+        var start: Date
+        var duration: TimeInterval
+        var assessment: ChainAssessment
+    }
+
+    let entitlementId: String
+    private(set) var entries: [Entry] = []
+
+    init(entitlementId: String) { self.entitlementId = entitlementId }
+
+    mutating func append(_ entry: Entry) { entries.append(entry) }
+
+    /// The stack's candidate when it covers `at`, and one explanation per purchase.
+    func resolve(at: Date, records: [TransactionRecord], explaining: Bool)
+        -> (candidate: EntitlementCandidate?, explanations: [EntitlementExplanation])
+    {
+        let ordered = entries.sorted { lhs, rhs in
+            lhs.start != rhs.start
+                ? lhs.start < rhs.start
+                : lhs.assessment.originalTransactionId.compareUTF8(rhs.assessment.originalTransactionId) < 0
+        }
+        var periods: [(start: Date, end: Date)] = []
+        periods.reserveCapacity(ordered.count)
+        for entry in ordered {
+            let start = periods.last.map { max($0.end, entry.start) } ?? entry.start
+            periods.append((start, start.addingTimeInterval(entry.duration)))
+        }
+        guard let stackEnd = periods.last?.end else { return (nil, []) }
+        let current = stackEnd > at ? periods.firstIndex { $0.start <= at && at < $0.end } : nil
+        var candidate: EntitlementCandidate?
+        if let current {
+            let assessment = ordered[current].assessment
+            candidate = EntitlementCandidate(
+                entitlementId: entitlementId, productId: records[assessment.decidingIndex].productId,
+                originalTransactionId: assessment.originalTransactionId, expiresAt: stackEnd,
+                ownershipType: assessment.ownershipType, source: .nonRenewing)
+        }
+        guard explaining else { return (candidate, []) }
+        let explanations = ordered.indices.map { index in
+            let period = periods[index]
+            let outcome: EntitlementExplanation.Outcome =
+                index == current ? .granted : (current != nil && period.start > at ? .queued : .expired)
+            let assessment = ordered[index].assessment
+            return EntitlementExplanation(
+                entitlementId: entitlementId, productId: records[assessment.decidingIndex].productId,
+                originalTransactionId: assessment.originalTransactionId,
+                decidingTransactionId: records[assessment.decidingIndex].transactionId, outcome: outcome,
+                expiresAt: outcome == .granted ? stackEnd : period.end,
+                reason: ExplanationText.stacked(start: period.start, end: period.end, stackEnd: stackEnd, outcome: outcome))
+        }
+        return (candidate, explanations)
+    }
+}

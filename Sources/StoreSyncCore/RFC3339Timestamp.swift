@@ -1,0 +1,80 @@
+public import Foundation
+
+/// RFC 3339 timestamps as StoreSync writes them, `2026-11-22T10:15:30.123Z`, and as it reads
+/// them.
+///
+/// Writing always gives UTC with exactly three fractional digits, so one instant has one
+/// spelling (the canonical JSON that signatures cover depends on it). Reading also accepts no
+/// fraction, any number of fractional digits (rounded to the millisecond), a lowercase `t`
+/// or `z`, and a `±hh:mm` offset. Years 0001–9999 only; leap seconds (`:60`) are rejected
+/// because Unix time cannot hold them. Written by hand because `ISO8601DateFormatter` is slow
+/// and not `Sendable`.
+public enum RFC3339Timestamp {
+    /// 0001-01-01T00:00:00.000Z in milliseconds since 1970.
+    static let earliestMilliseconds: Int64 = CivilDate(year: 1, month: 1, day: 1).daysSince1970 * 86_400_000
+    /// 9999-12-31T23:59:59.999Z in milliseconds since 1970.
+    static let latestMilliseconds: Int64 = (CivilDate(year: 9999, month: 12, day: 31).daysSince1970 + 1) * 86_400_000 - 1
+
+    /// The canonical spelling of a date, rounded to the millisecond.
+    ///
+    /// - Parameter date: The instant to write.
+    /// - Returns: `YYYY-MM-DDThh:mm:ss.sssZ`, or `nil` when the date falls outside years
+    ///   0001–9999 or is not finite.
+    public static func string(from date: Date) -> String? {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
+        let milliseconds = date.millisecondsSince1970
+        guard milliseconds >= earliestMilliseconds, milliseconds <= latestMilliseconds else { return nil }
+        let (wholeSeconds, millisecond) = floorDivide(milliseconds, by: 1000)
+        let (days, secondOfDay) = floorDivide(wholeSeconds, by: 86_400)
+        let civil = CivilDate(daysSince1970: days)
+        var text = [UInt8]()
+        text.reserveCapacity(24)
+        appendDigits(civil.year, count: 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendDigits(civil.month, count: 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendDigits(civil.day, count: 2, to: &text)
+        text.append(UInt8(ascii: "T"))
+        appendDigits(secondOfDay / 3600, count: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay / 60 % 60, count: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay % 60, count: 2, to: &text)
+        text.append(UInt8(ascii: "."))
+        appendDigits(millisecond, count: 3, to: &text)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Reads an RFC 3339 timestamp.
+    ///
+    /// - Parameter text: The timestamp, e.g. `2026-11-22T10:15:30.123Z` or
+    ///   `2026-11-22T11:15:30+01:00`.
+    /// - Returns: The instant, rounded to the millisecond, or `nil` when the text is not a
+    ///   valid timestamp within years 0001–9999.
+    public static func date(from text: String) -> Date? {
+        var copy = text
+        return copy.withUTF8 { bytes in
+            var reader = TimestampReader(bytes: bytes)
+            guard let milliseconds = reader.readTimestamp(),
+                milliseconds >= earliestMilliseconds, milliseconds <= latestMilliseconds
+            else { return nil }
+            return Date(millisecondsSince1970: milliseconds)
+        }
+    }
+
+    private static func floorDivide(_ value: Int64, by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let remainder = value % divisor
+        return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
+    }
+
+    private static func appendDigits(_ value: Int64, count: Int, to text: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<count { divisor *= 10 }
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
+    }
+}
