@@ -36,6 +36,7 @@ public final class AppStoreReceiptStandIn: Sendable {
     ///   - body: The test, given the running stand-in.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or an error when the server cannot start.
+    @discardableResult
     public static func run<Result: Sendable>(
         reply: @escaping @Sendable (AppStoreReceiptStandInRequest) -> AppStoreReceiptStandInReply,
         _ body: @Sendable (AppStoreReceiptStandIn) async throws -> Result
