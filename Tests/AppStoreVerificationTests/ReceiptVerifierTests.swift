@@ -136,6 +136,28 @@ import Testing
         }
     }
 
+    @Test func applesIsRetryableFlagIsHonouredForFailures() async throws {
+        try await AppStoreReceiptStandIn.run(reply: { _ in .status(21003, isRetryable: true) }) { standIn in
+            await #expect(throws: ReceiptVerificationError.rejected(.notAuthenticated)) {
+                try await Self.verifier(standIn, maxAttempts: 2).verify(receiptData: Self.receiptData, now: Self.now)
+            }
+            #expect(await standIn.requests.count == 2)
+        }
+    }
+
+    @Test func redirectMarkedRetryableStillSwitchesEnvironment() async throws {
+        try await AppStoreReceiptStandIn.run(reply: { request in
+            request.endpoint == .production
+                ? .status(21007, isRetryable: true)
+                : .receipt(bundleId: Fixtures.bundleId, environment: .sandbox, inApp: [])
+        }) { standIn in
+            let receipt = try await Self.verifier(standIn).verify(receiptData: Self.receiptData, now: Self.now)
+
+            #expect(receipt.environment == .sandbox)
+            #expect(await standIn.requests.map(\.endpoint) == [.production, .sandbox])
+        }
+    }
+
     @Test(arguments: [21000, 21003, 21004, 21010, 21001])
     func finalStatusIsRejectedWithoutRetry(status: Int) async throws {
         try await AppStoreReceiptStandIn.run(reply: { _ in .status(status) }) { standIn in

@@ -22,7 +22,12 @@ extension ReceiptVerifier {
             let retryable: Bool
             switch outcome {
             case .success(let response):
-                retryable = response.status.isRetryable || (response.isRetryable == true && !response.status.isValid)
+                // Apple's `is-retryable` flag is honoured for failures, never for the
+                // environment redirects, which are answered by switching, not repeating.
+                let redirect = response.status == .sandboxReceipt || response.status == .productionReceipt
+                retryable =
+                    response.status.isRetryable
+                    || (response.isRetryable == true && !response.status.isValid && !redirect)
                 logger.debug(
                     "verifyReceipt answered",
                     metadata: [
