@@ -1,0 +1,41 @@
+/// Strict base64url (RFC 4648 §5) without padding, as JWS compact serialisation uses it.
+///
+/// Foundation's decoder tolerates what a JWS must not contain (padding, the `+/` alphabet,
+/// non-zero trailing bits), and two spellings of one value would let a mutated token decode
+/// to the same bytes; this decoder accepts exactly one spelling per byte string.
+enum Base64URL {
+    /// The 6-bit value of each ASCII byte, or 0xFF for a byte outside the alphabet.
+    private static let decodingTable: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+            table[Int(character)] = UInt8(value)
+        }
+        return table
+    }()
+
+    /// Decodes unpadded base64url text.
+    ///
+    /// - Parameter text: The encoded bytes (ASCII).
+    /// - Returns: The decoded bytes, or `nil` when the text is not canonical base64url.
+    static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+        let remainder = text.count % 4
+        guard remainder != 1 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for byte in text {
+            let value = decodingTable[Int(byte)]
+            guard value != 0xFF else { return nil }
+            accumulator = (accumulator << 6) | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        // Leftover bits must be zero, or two different texts would decode to the same bytes.
+        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        return output
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Decodes the JSON parts of signed data, turning every decoding failure into a
+/// ``VerificationError/malformed(_:)`` that names the field.
+enum PayloadDecoder {
+    /// Decodes one JSON document; Apple's dates are milliseconds since 1970.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - bytes: UTF-8 JSON.
+    ///   - part: What the bytes are, for the message (`header`, `payload`).
+    /// - Returns: The decoded value.
+    /// - Throws: ``VerificationError/malformed(_:)`` naming the failing field.
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], part: String) throws(VerificationError) -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        do {
+            return try decoder.decode(type, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw .malformed("\(part): \(error.fieldDescription)")
+        } catch {
+            throw .malformed("\(part): not valid JSON")
+        }
+    }
+}
+
+extension DecodingError {
+    /// A short account of what failed and where, without echoing the input.
+    var fieldDescription: String {
+        switch self {
+        case .typeMismatch(let type, let context):
+            "\(context.fieldPath) has the wrong type (expected \(type))"
+        case .valueNotFound(let type, let context):
+            "\(context.fieldPath) is null (expected \(type))"
+        case .keyNotFound(let key, let context):
+            "\(context.fieldPath(appending: key)) is missing"
+        case .dataCorrupted(let context):
+            context.codingPath.isEmpty ? "not valid JSON" : "\(context.fieldPath) is invalid"
+        @unknown default:
+            "cannot be decoded"
+        }
+    }
+}
+
+extension DecodingError.Context {
+    /// The dotted path of the field, e.g. `data.signedTransactionInfo`, or `the document`.
+    var fieldPath: String {
+        codingPath.isEmpty ? "the document" : codingPath.map(\.pathComponent).joined(separator: ".")
+    }
+
+    func fieldPath(appending key: any CodingKey) -> String {
+        (codingPath + [key]).map(\.pathComponent).joined(separator: ".")
+    }
+}
+
+extension CodingKey {
+    fileprivate var pathComponent: String {
+        if let index = intValue { return "[\(index)]" }
+        return stringValue
+    }
+}

@@ -1,0 +1,74 @@
+public import StoreSyncCore
+
+/// The product type as Apple spells it in a signed transaction (`type`).
+///
+/// A struct over Apple's raw value rather than an enum, so a value Apple adds later is
+/// kept and passed on instead of failing the whole payload.
+public struct AppStoreProductType: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// Apple's spelling of the value.
+    public var rawValue: String
+
+    /// Wraps Apple's spelling, known or not.
+    ///
+    /// - Parameter rawValue: The value as it appears in the signed JSON.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Wraps a literal spelling, for tests and constants.
+    ///
+    /// - Parameter value: The value as it appears in the signed JSON.
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// Decodes the bare JSON string.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` when the value is not a string.
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Encodes the bare JSON string.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: `EncodingError` from the encoder.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// Apple's spelling.
+    public var description: String { rawValue }
+}
+
+extension AppStoreProductType {
+    /// `Auto-Renewable Subscription`.
+    public static let autoRenewable: Self = "Auto-Renewable Subscription"
+    /// `Non-Consumable`.
+    public static let nonConsumable: Self = "Non-Consumable"
+    /// `Consumable`.
+    public static let consumable: Self = "Consumable"
+    /// `Non-Renewing Subscription`.
+    public static let nonRenewing: Self = "Non-Renewing Subscription"
+
+    /// StoreSync's product type for Apple's spelling, or `nil` for a value it does not know.
+    public var productType: ProductType? {
+        switch self {
+        case .autoRenewable: .autoRenewable
+        case .nonConsumable: .nonConsumable
+        case .consumable: .consumable
+        case .nonRenewing: .nonRenewing
+        default: nil
+        }
+    }
+
+    /// Apple's spelling of a StoreSync product type.
+    ///
+    /// - Parameter productType: The product type.
+    public init(_ productType: ProductType) {
+        switch productType {
+        case .autoRenewable: self = .autoRenewable
+        case .nonConsumable: self = .nonConsumable
+        case .consumable: self = .consumable
+        case .nonRenewing: self = .nonRenewing
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import StoreSyncCore
+
+extension TransactionPayload {
+    /// The StoreSync record of this payload.
+    ///
+    /// - Parameters:
+    ///   - evidence: What vouches for it (`jws`, or `unverifiedJWS` under the development switch).
+    ///   - environment: The environment it was verified for.
+    ///   - signedTransaction: The JWS it came from.
+    /// - Returns: The record.
+    /// - Throws: ``VerificationError/malformed(_:)`` when a field StoreSync needs is missing or a
+    ///   date is out of range; ``VerificationError/unsupportedProductType(_:)`` for an unknown `type`.
+    func record(
+        evidence: Evidence,
+        environment: AppStoreEnvironment,
+        signedTransaction: String
+    ) throws(VerificationError) -> TransactionRecord {
+        guard let transactionId, !transactionId.isEmpty else { throw .malformed("transactionId is missing") }
+        guard let originalTransactionId, !originalTransactionId.isEmpty else {
+            throw .malformed("originalTransactionId is missing")
+        }
+        guard let productId, !productId.isEmpty else { throw .malformed("productId is missing") }
+        guard let type else { throw .malformed("type is missing") }
+        guard let productType = type.productType else { throw .unsupportedProductType(type.rawValue) }
+        guard let purchaseDate = try purchaseDate.storable("purchaseDate") else {
+            throw .malformed("purchaseDate is missing")
+        }
+        guard let signedDate = try signedDate.storable("signedDate") else { throw .malformed("signedDate is missing") }
+        if let quantity, quantity < 1 { throw .malformed("quantity must be at least 1") }
+        return TransactionRecord(
+            transactionId: transactionId,
+            originalTransactionId: originalTransactionId,
+            productId: productId,
+            productType: productType,
+            purchaseDate: purchaseDate,
+            // Apple always sends it; a payload without one is its own original.
+            originalPurchaseDate: try originalPurchaseDate.storable("originalPurchaseDate") ?? purchaseDate,
+            expiresDate: try expiresDate.storable("expiresDate"),
+            revocationDate: try revocationDate.storable("revocationDate"),
+            revocationReason: revocationReason,
+            isUpgraded: isUpgraded ?? false,
+            // An ownership value Apple adds later stays in the payload; the record counts it as
+            // purchased, the only kind that is not a grant through someone else.
+            ownershipType: inAppOwnershipType?.ownershipType ?? .purchased,
+            environment: environment,
+            appAccountToken: appAccountToken,
+            quantity: quantity ?? 1,
+            signedDate: signedDate,
+            subscriptionGroupId: subscriptionGroupIdentifier,
+            evidence: evidence,
+            signedTransaction: signedTransaction
+        )
+    }
+}

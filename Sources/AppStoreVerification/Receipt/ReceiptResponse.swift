@@ -1,0 +1,37 @@
+/// The parts of Apple's verifyReceipt answer that StoreSync reads.
+struct ReceiptResponse: Decodable, Sendable {
+    struct Receipt: Decodable, Sendable {
+        var bundleId: String?
+        var inApp: [ReceiptEntry]?
+
+        enum CodingKeys: String, CodingKey {
+            case bundleId = "bundle_id"
+            case inApp = "in_app"
+        }
+    }
+
+    var status: ReceiptStatus
+    var environment: String?
+    var receipt: Receipt?
+    var latestReceiptInfo: [ReceiptEntry]?
+    var isRetryable: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case status, environment, receipt
+        case latestReceiptInfo = "latest_receipt_info"
+        case isRetryable = "is-retryable"
+    }
+}
+
+/// The body POSTed to verifyReceipt.
+struct ReceiptRequest: Encodable, Sendable {
+    var receiptData: String
+    var password: String?
+    var excludeOldTransactions: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case receiptData = "receipt-data"
+        case password
+        case excludeOldTransactions = "exclude-old-transactions"
+    }
+}

@@ -1,0 +1,113 @@
+public import Logging
+import StoreSyncCore
+
+/// Verifies and decodes what Apple signs for an app: StoreKit 2 transactions and renewal
+/// info, and App Store Server Notifications V2 — the way Apple's App Store Server Library
+/// `SignedDataVerifier` does (DESIGN.md §5).
+///
+/// A token is accepted only when it is a compact JWS with `alg` ES256, its `x5c` chain of
+/// three certificates leads from a leaf and an intermediate carrying Apple's markers to a
+/// configured trusted root with every certificate valid at the payload's `signedDate`, its
+/// signature verifies with the leaf key, and it names the configured bundle id, environment
+/// and (production notifications) app Apple id. Chains that verified are cached, so the
+/// next token from the same chain costs one signature check.
+public final class SignedDataVerifier: Sendable {
+    /// What this verifier accepts.
+    public let configuration: VerifierConfiguration
+    let chainVerifier: CertificateChainVerifier
+    let logger: Logger
+
+    /// Creates a verifier; says so loudly when the development switch is on.
+    ///
+    /// - Parameters:
+    ///   - configuration: What to accept.
+    ///   - logger: Where rejections are logged (debug) and the development switch announced.
+    public init(configuration: VerifierConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.chainVerifier = CertificateChainVerifier(trustedRoots: configuration.trustedRoots)
+        self.logger = logger
+        if configuration.allowUnverified {
+            // The one place a library picks a loud level: a server that accepts forged
+            // purchases must never do so quietly.
+            logger.warning(
+                "UNVERIFIED App Store data will be ACCEPTED (development switch on): signatures and certificate chains that fail are let through, marked unverifiedJWS",
+                metadata: [
+                    "appstore.environment": "\(configuration.environment.appleName)",
+                    "appstore.bundle_id": "\(configuration.bundleId)",
+                ]
+            )
+        }
+    }
+
+    /// Verifies a StoreKit 2 signed transaction (`signedTransactionInfo`, or `jwsRepresentation`).
+    ///
+    /// - Parameter jws: The compact JWS.
+    /// - Returns: Apple's payload and the StoreSync record, whose evidence is `jws` (or
+    ///   `unverifiedJWS` under the development switch) and whose `signedTransaction` is `jws`.
+    /// - Throws: ``VerificationError`` saying why the token is refused.
+    public func verifyTransaction(_ jws: String) async throws(VerificationError) -> VerifiedTransaction {
+        do throws(VerificationError) {
+            let (payload, evidence) = try await verifiedPayload(jws, as: TransactionPayload.self)
+            guard payload.bundleId == configuration.bundleId else { throw VerificationError.bundleMismatch }
+            try checkEnvironment(payload.environment)
+            let record = try payload.record(
+                evidence: evidence, environment: configuration.environment, signedTransaction: jws)
+            return VerifiedTransaction(payload: payload, record: record)
+        } catch {
+            logRejection(error, of: "transaction")
+            throw error
+        }
+    }
+
+    /// Verifies a signed renewal info (`signedRenewalInfo`).
+    ///
+    /// - Parameter jws: The compact JWS.
+    /// - Returns: Apple's payload and the StoreSync renewal info.
+    /// - Throws: ``VerificationError`` saying why the token is refused.
+    public func verifyRenewalInfo(_ jws: String) async throws(VerificationError) -> VerifiedRenewalInfo {
+        do throws(VerificationError) {
+            let (payload, evidence) = try await verifiedPayload(jws, as: RenewalInfoPayload.self)
+            // Renewal info carries no bundle id; Apple checks only its environment.
+            try checkEnvironment(payload.environment)
+            let renewalInfo = try payload.renewalInfo(environment: configuration.environment, signedRenewalInfo: jws)
+            return VerifiedRenewalInfo(payload: payload, renewalInfo: renewalInfo, evidence: evidence)
+        } catch {
+            logRejection(error, of: "renewal info")
+            throw error
+        }
+    }
+
+    /// Parses, decodes and checks trust: the steps common to every kind of signed data.
+    ///
+    /// Under the development switch a trust failure is forgiven and the evidence says so;
+    /// form errors never are.
+    func verifiedPayload<Payload: SignedAppStorePayload>(_ text: String, as type: Payload.Type)
+        async throws(VerificationError) -> (Payload, Evidence)
+    {
+        let jws = try CompactJWS(text)
+        let payload = try PayloadDecoder.decode(type, from: jws.payload, part: "payload")
+        guard let signedDate = payload.signingDate else { throw .malformed("payload: signedDate is missing") }
+        do throws(VerificationError) {
+            try await chainVerifier.verify(jws, signedAt: signedDate)
+            return (payload, .jws)
+        } catch where error.isTrustFailure && configuration.allowUnverified {
+            logger.debug(
+                "accepting unverified signed data under the development switch",
+                metadata: ["appstore.verification.error": "\(error)"])
+            return (payload, .unverifiedJWS)
+        }
+    }
+
+    /// Apple's rule: the payload's environment must be the configured one.
+    func checkEnvironment(_ appleName: String?) throws(VerificationError) {
+        guard let appleName, AppStoreEnvironment(appleName: appleName) == configuration.environment else {
+            throw .environmentMismatch
+        }
+    }
+
+    func logRejection(_ error: VerificationError, of kind: String) {
+        logger.debug(
+            "rejected signed \(kind)",
+            metadata: ["appstore.verification.error": "\(error)", "appstore.payload_kind": "\(kind)"])
+    }
+}
