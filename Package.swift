@@ -11,13 +11,14 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "StoreSync",
-    // The server needs macOS 14 (Hummingbird 2); StoreSyncClient itself uses
-    // nothing newer than iOS 16 / macOS 13 APIs.
-    platforms: [.macOS(.v14), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    // The server needs macOS 15 (swift-configuration, Hummingbird 2); StoreSyncClient itself
+    // uses nothing newer than iOS 16 / macOS 13 APIs.
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "PostgresLibPQ", targets: ["PostgresLibPQ"]),
         .library(name: "StoreSyncCore", targets: ["StoreSyncCore"]),
         .library(name: "StoreSyncAPI", targets: ["StoreSyncAPI"]),
+        .library(name: "AppStorePayloads", targets: ["AppStorePayloads"]),
         .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
         .library(name: "StoreSyncServer", targets: ["StoreSyncServer"]),
         .library(name: "StoreSyncClient", targets: ["StoreSyncClient"]),
@@ -31,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -71,9 +73,13 @@ let package = Package(
 
         // MARK: Verification
 
+        // Apple's signed payload formats, decoded but not verified: shared by the verifier and
+        // the client (which may read a JWS it cannot verify).
+        .target(name: "AppStorePayloads", dependencies: ["StoreSyncCore"], swiftSettings: strictSettings),
         .target(
             name: "AppStoreVerification",
             dependencies: [
+                "AppStorePayloads",
                 "StoreSyncCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -99,20 +105,27 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "storesync",
             dependencies: [
+                "PostgresLibPQ",
                 "StoreSyncServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings
         ),
@@ -122,6 +135,7 @@ let package = Package(
         .target(
             name: "StoreSyncClient",
             dependencies: [
+                "AppStorePayloads",
                 "StoreSyncAPI",
                 "StoreSyncCore",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -139,9 +153,16 @@ let package = Package(
                 "StoreSyncAPI",
                 "StoreSyncCore",
                 "StoreSyncServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

@@ -1,3 +1,4 @@
+public import AppStorePayloads
 import Logging
 import StoreSyncCore
 

@@ -1,3 +1,4 @@
+import AppStorePayloads
 public import Logging
 import StoreSyncCore
 
@@ -50,8 +51,9 @@ public final class SignedDataVerifier: Sendable {
             let (payload, evidence) = try await verifiedPayload(jws, as: TransactionPayload.self)
             guard payload.bundleId == configuration.bundleId else { throw VerificationError.bundleMismatch }
             try checkEnvironment(payload.environment)
-            let record = try payload.record(
-                evidence: evidence, environment: configuration.environment, signedTransaction: jws)
+            let record = try translatingPayloadErrors { () throws(PayloadError) in
+                try payload.record(evidence: evidence, environment: configuration.environment, signedTransaction: jws)
+            }
             return VerifiedTransaction(payload: payload, record: record)
         } catch {
             logRejection(error, of: "transaction")
@@ -69,7 +71,9 @@ public final class SignedDataVerifier: Sendable {
             let (payload, evidence) = try await verifiedPayload(jws, as: RenewalInfoPayload.self)
             // Renewal info carries no bundle id; Apple checks only its environment.
             try checkEnvironment(payload.environment)
-            let renewalInfo = try payload.renewalInfo(environment: configuration.environment, signedRenewalInfo: jws)
+            let renewalInfo = try translatingPayloadErrors { () throws(PayloadError) in
+                try payload.renewalInfo(environment: configuration.environment, signedRenewalInfo: jws)
+            }
             return VerifiedRenewalInfo(payload: payload, renewalInfo: renewalInfo, evidence: evidence)
         } catch {
             logRejection(error, of: "renewal info")
@@ -85,7 +89,7 @@ public final class SignedDataVerifier: Sendable {
         async throws(VerificationError) -> (Payload, Evidence)
     {
         let jws = try CompactJWS(text)
-        let payload = try PayloadDecoder.decode(type, from: jws.payload, part: "payload")
+        let payload = try translatingPayloadErrors { () throws(PayloadError) in try PayloadDecoder.decode(type, from: jws.payload, part: "payload") }
         guard let signedDate = payload.signingDate else { throw .malformed("payload: signedDate is missing") }
         do throws(VerificationError) {
             try await chainVerifier.verify(jws, signedAt: signedDate)

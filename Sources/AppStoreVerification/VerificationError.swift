@@ -1,3 +1,4 @@
+import AppStorePayloads
 /// Why a signed App Store payload was not accepted.
 ///
 /// Every case is a rejection of the input, never a crash: the caller can map each to a
@@ -55,5 +56,24 @@ extension VerificationError: CustomStringConvertible {
         case .appAppleIdMismatch: "the signed data belongs to another app (appAppleId)"
         case .unsupportedProductType(let type): "unsupported product type \"\(type)\""
         }
+    }
+}
+
+extension VerificationError {
+    /// The verifier's view of a payload that could not be read.
+    init(_ error: PayloadError) {
+        switch error {
+        case .malformed(let detail): self = .malformed(detail)
+        case .unsupportedProductType(let type): self = .unsupportedProductType(type)
+        }
+    }
+}
+
+/// Runs payload decoding and reports its failure as a ``VerificationError``.
+func translatingPayloadErrors<T>(_ body: () throws(PayloadError) -> T) throws(VerificationError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw VerificationError(error)
     }
 }

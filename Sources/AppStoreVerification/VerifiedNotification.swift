@@ -1,3 +1,4 @@
+public import AppStorePayloads
 public import StoreSyncCore
 
 /// A Server Notification V2 that passed verification, with its nested signed transaction

@@ -1,3 +1,4 @@
+public import AppStorePayloads
 public import StoreSyncCore
 
 /// Signed renewal info that passed verification: Apple's fields and StoreSync's value.

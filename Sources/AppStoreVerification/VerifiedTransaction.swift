@@ -1,3 +1,4 @@
+public import AppStorePayloads
 public import StoreSyncCore
 
 /// A signed transaction that passed verification: Apple's fields and StoreSync's record.

@@ -1,3 +1,4 @@
+import AppStorePayloads
 /// A compact JWS split into its parts, with its header decoded and checked.
 ///
 /// Parsing checks only the form (three strict base64url parts, a JSON header, `ES256`);
@@ -34,7 +35,7 @@ struct CompactJWS: Sendable {
         guard let payload = Base64URL.decode(parts[1]) else { throw .malformed("the payload is not base64url") }
         guard let signature = Base64URL.decode(parts[2]) else { throw .malformed("the signature is not base64url") }
 
-        let header = try PayloadDecoder.decode(JWSHeader.self, from: headerBytes, part: "header")
+        let header = try translatingPayloadErrors { () throws(PayloadError) in try PayloadDecoder.decode(JWSHeader.self, from: headerBytes, part: "header") }
         guard header.alg == "ES256" else { throw .unsupportedAlgorithm(header.alg) }
         if let crit = header.crit, !crit.isEmpty {
             throw .malformed("the header names critical parameters this verifier does not understand")

@@ -1,3 +1,4 @@
+public import AppStorePayloads
 /// One in-app purchase entry of a verifyReceipt answer (`in_app` or `latest_receipt_info`),
 /// as Apple sends it: every value a string, dates as `*_ms` milliseconds.
 public struct ReceiptEntry: Sendable, Hashable, Codable {

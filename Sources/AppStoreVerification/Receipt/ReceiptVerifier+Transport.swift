@@ -1,3 +1,4 @@
+import AppStorePayloads
 import AsyncHTTPClient
 import Foundation
 import Logging

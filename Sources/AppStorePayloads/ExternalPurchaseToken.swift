@@ -26,7 +26,7 @@ public struct ExternalPurchaseToken: Sendable, Hashable, Codable {
     }
 
     /// Apple's rule: a token whose id starts with `SANDBOX` is a sandbox token.
-    var environment: String {
+    package var environment: String {
         externalPurchaseId?.hasPrefix("SANDBOX") == true ? "Sandbox" : "Production"
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
-import StoreSyncCore
+package import Foundation
+package import StoreSyncCore
 
 extension RenewalInfoPayload {
     /// The StoreSync renewal info of this payload.
@@ -8,9 +8,9 @@ extension RenewalInfoPayload {
     ///   - environment: The environment it was verified for.
     ///   - signedRenewalInfo: The JWS it came from.
     /// - Returns: The renewal info.
-    /// - Throws: ``VerificationError/malformed(_:)`` when `originalTransactionId` or
+    /// - Throws: ``PayloadError/malformed(_:)`` when `originalTransactionId` or
     ///   `signedDate` is missing or a date is out of range.
-    func renewalInfo(environment: AppStoreEnvironment, signedRenewalInfo: String) throws(VerificationError)
+    package func renewalInfo(environment: AppStoreEnvironment, signedRenewalInfo: String) throws(PayloadError)
         -> RenewalInfo
     {
         guard let originalTransactionId, !originalTransactionId.isEmpty else {

@@ -1,5 +1,5 @@
-import Foundation
-import StoreSyncCore
+package import Foundation
+package import StoreSyncCore
 
 extension TransactionPayload {
     /// The StoreSync record of this payload.
@@ -9,13 +9,13 @@ extension TransactionPayload {
     ///   - environment: The environment it was verified for.
     ///   - signedTransaction: The JWS it came from.
     /// - Returns: The record.
-    /// - Throws: ``VerificationError/malformed(_:)`` when a field StoreSync needs is missing or a
-    ///   date is out of range; ``VerificationError/unsupportedProductType(_:)`` for an unknown `type`.
-    func record(
+    /// - Throws: ``PayloadError/malformed(_:)`` when a field StoreSync needs is missing or a
+    ///   date is out of range; ``PayloadError/unsupportedProductType(_:)`` for an unknown `type`.
+    package func record(
         evidence: Evidence,
         environment: AppStoreEnvironment,
         signedTransaction: String
-    ) throws(VerificationError) -> TransactionRecord {
+    ) throws(PayloadError) -> TransactionRecord {
         guard let transactionId, !transactionId.isEmpty else { throw .malformed("transactionId is missing") }
         guard let originalTransactionId, !originalTransactionId.isEmpty else {
             throw .malformed("originalTransactionId is missing")

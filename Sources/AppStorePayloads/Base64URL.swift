@@ -3,7 +3,7 @@
 /// Foundation's decoder tolerates what a JWS must not contain (padding, the `+/` alphabet,
 /// non-zero trailing bits), and two spellings of one value would let a mutated token decode
 /// to the same bytes; this decoder accepts exactly one spelling per byte string.
-enum Base64URL {
+package enum Base64URL {
     /// The 6-bit value of each ASCII byte, or 0xFF for a byte outside the alphabet.
     private static let decodingTable: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
@@ -17,7 +17,7 @@ enum Base64URL {
     ///
     /// - Parameter text: The encoded bytes (ASCII).
     /// - Returns: The decoded bytes, or `nil` when the text is not canonical base64url.
-    static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+    package static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
         let remainder = text.count % 4
         guard remainder != 1 else { return nil }
         var output: [UInt8] = []

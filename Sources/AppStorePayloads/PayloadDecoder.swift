@@ -1,8 +1,8 @@
 import Foundation
 
 /// Decodes the JSON parts of signed data, turning every decoding failure into a
-/// ``VerificationError/malformed(_:)`` that names the field.
-enum PayloadDecoder {
+/// ``PayloadError/malformed(_:)`` that names the field.
+package enum PayloadDecoder {
     /// Decodes one JSON document; Apple's dates are milliseconds since 1970.
     ///
     /// - Parameters:
@@ -10,8 +10,8 @@ enum PayloadDecoder {
     ///   - bytes: UTF-8 JSON.
     ///   - part: What the bytes are, for the message (`header`, `payload`).
     /// - Returns: The decoded value.
-    /// - Throws: ``VerificationError/malformed(_:)`` naming the failing field.
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], part: String) throws(VerificationError) -> T {
+    /// - Throws: ``PayloadError/malformed(_:)`` naming the failing field.
+    package static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], part: String) throws(PayloadError) -> T {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
         do {
@@ -26,7 +26,7 @@ enum PayloadDecoder {
 
 extension DecodingError {
     /// A short account of what failed and where, without echoing the input.
-    var fieldDescription: String {
+    package var fieldDescription: String {
         switch self {
         case .typeMismatch(let type, let context):
             "\(context.fieldPath) has the wrong type (expected \(type))"
@@ -44,11 +44,11 @@ extension DecodingError {
 
 extension DecodingError.Context {
     /// The dotted path of the field, e.g. `data.signedTransactionInfo`, or `the document`.
-    var fieldPath: String {
+    package var fieldPath: String {
         codingPath.isEmpty ? "the document" : codingPath.map(\.pathComponent).joined(separator: ".")
     }
 
-    func fieldPath(appending key: any CodingKey) -> String {
+    package func fieldPath(appending key: any CodingKey) -> String {
         (codingPath + [key]).map(\.pathComponent).joined(separator: ".")
     }
 }
