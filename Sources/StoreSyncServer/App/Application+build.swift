@@ -1,0 +1,121 @@
+import AppStoreVerification
+import AsyncHTTPClient
+public import Foundation
+public import Hummingbird
+public import Logging
+public import PostgresLibPQ
+public import Prometheus
+import StoreSyncCore
+
+/// Builds the StoreSync application: the connection pool (a service), migrations and the
+/// catalog before the server starts, and the router.
+///
+/// - Parameters:
+///   - configuration: The validated server configuration.
+///   - database: Where PostgreSQL is.
+///   - metrics: The registry `/metrics` renders (the executable bootstraps swift-metrics with it).
+///   - logger: The application's logger.
+///   - now: The clock; tests move time.
+///   - onServerRunning: Called with the bound port once the server listens (port 0 picks one).
+/// - Returns: The application, ready to run.
+/// - Throws: ``ConfigurationError`` for settings that only fail when used (trusted roots file,
+///   signing key).
+public func buildApplication(
+    configuration: ServerConfiguration,
+    database: PostgresConfiguration,
+    metrics: PrometheusCollectorRegistry,
+    logger: Logger,
+    now: @escaping @Sendable () -> Date = Date.init,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    let logger = {
+        var logger = logger
+        logger.logLevel = configuration.logLevel
+        return logger
+    }()
+    let pool = ConnectionPool(configuration: database, size: configuration.databasePoolSize, logger: logger)
+    let schema = try SchemaLocation.resolve(configured: configuration.schemaDirectory)
+    let dependencies = try AppDependencies(configuration: configuration, pool: pool, logger: logger, now: now)
+    let router = buildRouter(dependencies: dependencies, configuration: configuration, metrics: metrics)
+
+    let host = configuration.httpHost
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(host, port: configuration.httpPort), serverName: "StoreSync"),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.httpPort
+            logger.notice("StoreSync is serving on http://\(host):\(port)")
+            await onServerRunning(port)
+        },
+        logger: logger
+    )
+    app.addServices(pool, PoolMetricsService(pool: pool))
+    app.beforeServerStarts {
+        let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
+        if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
+        if let path = configuration.catalogPath {
+            try await dependencies.catalog.loadFile(at: path)
+        } else {
+            try await dependencies.catalog.reload()
+        }
+    }
+    return app
+}
+
+/// The services the controllers use, wired from configuration.
+struct AppDependencies: Sendable {
+    let pool: ConnectionPool
+    let accounts: AccountService
+    let catalog: CatalogService
+    let snapshots: SnapshotService
+    let sync: PurchaseSyncService
+    let lookups: LookupService
+    let notifications: NotificationService
+
+    init(configuration: ServerConfiguration, pool: ConnectionPool, logger: Logger, now: @escaping @Sendable () -> Date) throws {
+        let verifier = SignedDataVerifier(configuration: try Self.verifierConfiguration(configuration), logger: logger)
+        let receipts = ReceiptVerifierConfiguration(
+            bundleId: configuration.bundleId, productionURL: configuration.verifyReceiptURL,
+            sandboxURL: configuration.verifyReceiptSandboxURL, sharedSecret: configuration.sharedSecret)
+        let signer: SnapshotSigner
+        do {
+            signer = try SnapshotSigner(rawKey: configuration.signingKey, logger: logger)
+        } catch {
+            throw ConfigurationError.invalid(.signingKey, "not a raw Ed25519 private key")
+        }
+        self.pool = pool
+        snapshots = SnapshotService(
+            signer: signer, offlineGraceSeconds: configuration.offlineGraceSeconds,
+            cacheEnabled: configuration.snapshotCacheEnabled)
+        catalog = CatalogService(pool: pool, logger: logger)
+        accounts = AccountService(
+            pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost),
+            throttle: LoginThrottle(limits: configuration.loginLimits), now: now, logger: logger)
+        let verification = VerificationService(
+            verifier: verifier, receipts: receipts, httpClient: .shared, catalog: catalog, logger: logger)
+        sync = PurchaseSyncService(
+            pool: pool, verification: verification, catalog: catalog, snapshots: snapshots,
+            rules: OwnershipRules(policy: configuration.transferPolicy), maxRestoreEntries: configuration.maxRestoreEntries,
+            now: now, logger: logger)
+        lookups = LookupService(pool: pool, catalog: catalog, snapshots: snapshots, now: now)
+        notifications = NotificationService(pool: pool, verifier: verifier, snapshots: snapshots, logger: logger)
+    }
+
+    private static func verifierConfiguration(_ configuration: ServerConfiguration) throws -> VerifierConfiguration {
+        let roots = try configuration.trustedRootsPath.map { path in
+            do {
+                return try VerifierConfiguration.loadTrustedRoots(pemFile: path)
+            } catch {
+                throw ConfigurationError.invalid(.trustedRoots, "\(path): \(error)")
+            }
+        }
+        do {
+            return try VerifierConfiguration(
+                bundleId: configuration.bundleId, appAppleId: configuration.appAppleId,
+                environment: configuration.environment, trustedRoots: roots ?? [VerifierConfiguration.appleRootCAG3],
+                allowUnverified: configuration.allowUnverified)
+        } catch {
+            throw ConfigurationError.invalid(.environment, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+public import Hummingbird
+import NIOCore
+import StoreSyncAPI
+
+extension Request {
+    /// Decodes a JSON body strictly: `application/json` only (415), at most `limit` bytes
+    /// (413), and a 400 naming the field for malformed JSON or a wrong type. Unknown fields
+    /// are ignored.
+    ///
+    /// - Parameters:
+    ///   - type: The body type.
+    ///   - limit: The largest body accepted, in bytes.
+    /// - Returns: The decoded body.
+    /// - Throws: ``ProblemError`` for every client mistake.
+    public func decodeJSON<Body: Decodable>(_ type: Body.Type, limit: Int) async throws -> Body {
+        let contentType = headers[.contentType]
+        guard let contentType, Self.isJSON(contentType) else { throw ProblemError.unsupportedMediaType(contentType) }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw ProblemError.payloadTooLarge(limit: limit)
+        }
+        guard buffer.readableBytes > 0 else { throw ProblemError.malformedJSON("the body is empty") }
+        do {
+            return try StoreSyncJSON.makeDecoder().decode(Body.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw ProblemError.describing(error)
+        }
+    }
+
+    static func isJSON(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1)[0].trimmingCharacters(in: .whitespaces).lowercased()
+        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    }
+}
+
+extension ProblemError {
+    /// A 400 that names the offending field, e.g. `entries[3].signedDate`.
+    static func describing(_ error: DecodingError) -> ProblemError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = (context.codingPath + [key]).fieldPath
+            return .invalidRequest("\(field) is required", field: field)
+        case .valueNotFound(let type, let context):
+            let field = context.codingPath.fieldPath
+            return .invalidRequest("\(field) must be a \(typeName(type)), not null", field: field)
+        case .typeMismatch(let type, let context):
+            let field = context.codingPath.fieldPath
+            return .invalidRequest("\(field) must be a \(typeName(type))", field: field)
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return .malformedJSON("the body is not valid JSON")
+        case .dataCorrupted(let context):
+            let field = context.codingPath.fieldPath
+            return .invalidRequest("\(field) is invalid: \(context.debugDescription)", field: field)
+        @unknown default:
+            return .malformedJSON("the body could not be decoded")
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "string"
+        case is Bool.Type: "boolean"
+        case is Int.Type, is Int64.Type, is Int32.Type: "whole number"
+        case is Double.Type: "number"
+        case is Date.Type: "RFC 3339 date"
+        case is UUID.Type: "UUID"
+        default:
+            String(describing: type).hasPrefix("Dictionary") ? "JSON object"
+                : String(describing: type).hasPrefix("Array") ? "JSON array" : "\(type)"
+        }
+    }
+}
+
+extension [any CodingKey] {
+    /// `entries[3].transactionId`: the path a client can find in its own JSON.
+    var fieldPath: String {
+        var path = ""
+        for key in self {
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return path.isEmpty ? "body" : path
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+public import Hummingbird
+import Prometheus
+
+/// Builds the router: every route of DESIGN §4, errors as problem details, metrics by route.
+func buildRouter(
+    dependencies: AppDependencies, configuration: ServerConfiguration, metrics: PrometheusCollectorRegistry
+) -> Router<StoreSyncRequestContext> {
+    let router = Router(context: StoreSyncRequestContext.self)
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestIdMiddleware())
+    router.add(middleware: ProblemMiddleware())
+    let limit = configuration.maxBodyBytes
+
+    HealthController(pool: dependencies.pool).addRoutes(to: router)
+    ServiceInfoController(snapshots: dependencies.snapshots, metrics: metrics, openAPIDocument: OpenAPIDocument.data)
+        .addRoutes(to: router)
+
+    let v1 = router.group("v1")
+    AccountController(accounts: dependencies.accounts, maxBodyBytes: limit).addRoutes(to: v1)
+    CatalogController(catalog: dependencies.catalog, maxBodyBytes: limit).addRoutes(to: v1)
+    NotificationController(notifications: dependencies.notifications, maxBodyBytes: limit).addRoutes(to: v1)
+
+    let device = v1.group()
+        .add(middleware: DeviceAuthenticator(accounts: dependencies.accounts))
+        .group(context: DeviceRequestContext.self)
+    AccountController(accounts: dependencies.accounts, maxBodyBytes: limit).addDeviceRoutes(to: device)
+    SyncController(sync: dependencies.sync, maxBodyBytes: limit).addRoutes(to: device)
+    EntitlementController(lookups: dependencies.lookups).addRoutes(to: device)
+
+    let admin = v1.group("admin").add(middleware: AdminAuthenticator(apiKey: configuration.adminAPIKey))
+    AdminController(lookups: dependencies.lookups).addRoutes(to: admin)
+    CatalogController(catalog: dependencies.catalog, maxBodyBytes: limit).addAdminRoutes(to: admin)
+    return router
+}

@@ -1,0 +1,100 @@
+public import Configuration
+import Foundation
+import Logging
+import StoreSyncCore
+
+extension ServerConfiguration {
+    /// Reads and validates every setting.
+    ///
+    /// Values are parsed here rather than by the reader's typed accessors so that a value
+    /// that does not parse stops start-up instead of silently falling back to a default.
+    ///
+    /// - Parameter reader: The configuration (environment variables, then defaults).
+    /// - Throws: ``ConfigurationError`` naming the first missing or invalid setting.
+    public init(reader: ConfigReader) throws(ConfigurationError) {
+        let settings = SettingReader(reader: reader)
+        let environmentName = try settings.required(.environment)
+        guard let environment = AppStoreEnvironment(appleName: environmentName) else {
+            throw .invalid(.environment, "expected Production, Sandbox, Xcode or LocalTesting, got '\(environmentName)'")
+        }
+        self.init(bundleId: try settings.required(.bundleId), environment: environment)
+
+        httpHost = settings.optional(.httpHost) ?? httpHost
+        httpPort = try settings.integer(.httpPort, in: 0...65_535) ?? httpPort
+        databaseURL = settings.optional(.databaseURL)
+        databasePoolSize = try settings.integer(.databasePoolSize, in: 1...512) ?? databasePoolSize
+        dataDirectory = settings.optional(.dataDirectory) ?? dataDirectory
+        schemaDirectory = settings.optional(.schemaDirectory)
+        appAppleId = try settings.integer(.appAppleId, in: 1...Int.max).map(Int64.init)
+        trustedRootsPath = settings.optional(.trustedRoots)
+        adminAPIKey = settings.optional(.adminAPIKey, isSecret: true)
+        if let key = settings.optional(.signingKey, isSecret: true) {
+            guard let raw = Data(base64Encoded: key) else { throw .invalid(.signingKey, "not base64") }
+            signingKey = raw
+        }
+        if let policy = settings.optional(.transferPolicy) {
+            guard let parsed = TransferPolicy(rawValue: policy) else {
+                let names = TransferPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalid(.transferPolicy, "expected one of \(names), got '\(policy)'")
+            }
+            transferPolicy = parsed
+        }
+        verifyReceiptURL = try settings.url(.verifyReceiptURL) ?? verifyReceiptURL
+        verifyReceiptSandboxURL = try settings.url(.verifyReceiptSandboxURL) ?? verifyReceiptSandboxURL
+        sharedSecret = settings.optional(.sharedSecret, isSecret: true)
+        catalogPath = settings.optional(.catalog)
+        offlineGraceSeconds = try settings.integer(.offlineGraceSeconds, in: 0...31_536_000) ?? offlineGraceSeconds
+        allowUnverified = try settings.boolean(.allowUnverified) ?? allowUnverified
+        maxBodyBytes = try settings.integer(.maxBodyBytes, in: 1024...(1 << 30)) ?? maxBodyBytes
+        snapshotCacheEnabled = try settings.boolean(.snapshotCache) ?? snapshotCacheEnabled
+        passwordHashCost = try settings.integer(.bcryptCost, in: 4...31).map(UInt8.init) ?? passwordHashCost
+        maxRestoreEntries = try settings.integer(.maxRestoreEntries, in: 1...1_000_000) ?? maxRestoreEntries
+        if let level = settings.optional(.logLevel) {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw .invalid(.logLevel, "expected trace, debug, info, notice, warning, error or critical, got '\(level)'")
+            }
+            logLevel = parsed
+        }
+        try validate()
+    }
+}
+
+/// Reads raw strings and parses them strictly, naming the setting in every error.
+private struct SettingReader {
+    let reader: ConfigReader
+
+    func optional(_ setting: Setting, isSecret: Bool = false) -> String? {
+        guard let value = reader.string(forKey: ConfigKey(setting.key), isSecret: isSecret) else { return nil }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    func required(_ setting: Setting) throws(ConfigurationError) -> String {
+        guard let value = optional(setting) else { throw .missing(setting) }
+        return value
+    }
+
+    func integer(_ setting: Setting, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        guard let text = optional(setting) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw .invalid(setting, "expected a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return value
+    }
+
+    func boolean(_ setting: Setting) throws(ConfigurationError) -> Bool? {
+        guard let text = optional(setting) else { return nil }
+        switch text.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw .invalid(setting, "expected true or false, got '\(text)'")
+        }
+    }
+
+    func url(_ setting: Setting) throws(ConfigurationError) -> URL? {
+        guard let text = optional(setting) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil
+        else { throw .invalid(setting, "expected an http(s) URL, got '\(text)'") }
+        return url
+    }
+}

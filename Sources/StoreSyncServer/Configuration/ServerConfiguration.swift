@@ -1,0 +1,84 @@
+public import Foundation
+public import Logging
+public import StoreSyncCore
+
+/// Everything `storesync serve` needs, validated once at start-up.
+///
+/// Built from environment variables by ``init(reader:)``; tests build it directly.
+public struct ServerConfiguration: Sendable {
+    public var httpHost = "127.0.0.1"
+    public var httpPort = 8080
+    /// `nil`: run an embedded PostgreSQL under ``dataDirectory``.
+    public var databaseURL: String?
+    public var databasePoolSize = 8
+    public var dataDirectory = ".storesync"
+    /// Where the `NNNN_name.sql` migrations are; `nil`: ``SchemaLocation`` finds them.
+    public var schemaDirectory: String?
+    public var bundleId: String
+    public var appAppleId: Int64?
+    public var environment: AppStoreEnvironment
+    /// A PEM file of trusted roots; `nil`: Apple Root CA - G3.
+    public var trustedRootsPath: String?
+    /// The admin bearer key; `nil` turns the admin routes off (404).
+    public var adminAPIKey: String?
+    /// The raw 32-byte Ed25519 private key that signs snapshots; `nil`: ephemeral (not in Production).
+    public var signingKey: Data?
+    public var transferPolicy: TransferPolicy = .transfer
+    public var verifyReceiptURL = URL(string: "https://buy.itunes.apple.com/verifyReceipt")!
+    public var verifyReceiptSandboxURL = URL(string: "https://sandbox.itunes.apple.com/verifyReceipt")!
+    public var sharedSecret: String?
+    /// A JSON catalog file loaded at start.
+    public var catalogPath: String?
+    public var offlineGraceSeconds = 259_200
+    public var allowUnverified = false
+    public var maxBodyBytes = 16 * 1024 * 1024
+    /// Off only to measure the uncached lookup path.
+    public var snapshotCacheEnabled = true
+    /// bcrypt's work factor for new password hashes.
+    public var passwordHashCost: UInt8 = 12
+    /// The most entries one restore may carry.
+    public var maxRestoreEntries = 20_000
+    /// Sign-in throttling per email and per client address.
+    public var loginLimits = LoginLimits()
+    public var logLevel: Logger.Level = .info
+
+    /// Creates a configuration with the two settings that have no default.
+    ///
+    /// - Parameters:
+    ///   - bundleId: The app's bundle id.
+    ///   - environment: The App Store environment transactions must come from.
+    public init(bundleId: String, environment: AppStoreEnvironment) {
+        self.bundleId = bundleId
+        self.environment = environment
+    }
+
+    /// Checks the rules that span several settings.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first setting that breaks a rule.
+    public func validate() throws(ConfigurationError) {
+        if environment == .production {
+            if appAppleId == nil { throw .missing(.appAppleId) }
+            if signingKey == nil { throw .invalid(.signingKey, "Production needs a fixed signing key (storesync keygen)") }
+            if allowUnverified { throw .invalid(.allowUnverified, "unverified transactions are refused in Production") }
+        }
+        if let signingKey, signingKey.count != 32 {
+            throw .invalid(.signingKey, "expected the base64 of 32 bytes, got \(signingKey.count) bytes")
+        }
+        if !(4...31).contains(passwordHashCost) { throw .invalid(.bcryptCost, "bcrypt's cost is 4 to 31") }
+        if let adminAPIKey, adminAPIKey.utf8.count < 16 {
+            throw .invalid(.adminAPIKey, "use at least 16 characters")
+        }
+    }
+}
+
+/// How many sign-in attempts are allowed in a sliding window.
+public struct LoginLimits: Sendable, Hashable {
+    /// Failed attempts per email.
+    public var failuresPerEmail = 10
+    /// Attempts of any outcome per client address.
+    public var attemptsPerAddress = 60
+    public var windowSeconds = 900
+
+    /// Creates the default limits: 10 failures per email, 60 attempts per address, per 15 minutes.
+    public init() {}
+}

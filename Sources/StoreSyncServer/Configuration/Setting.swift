@@ -1,0 +1,79 @@
+/// One setting of `storesync serve`: its configuration key, the environment variable that
+/// sets it, and what it does — the single list behind `--help`, the README table and every
+/// start-up error.
+public struct Setting: Sendable, Hashable {
+    /// The swift-configuration key, e.g. `http.port`.
+    public let key: String
+    /// The environment variable the key maps to, e.g. `HTTP_PORT`.
+    public let environmentName: String
+    /// What the setting does and its default, in one line.
+    public let summary: String
+
+    init(_ key: String, _ environmentName: String, _ summary: String) {
+        self.key = key
+        self.environmentName = environmentName
+        self.summary = summary
+    }
+}
+
+extension Setting {
+    static let httpHost = Setting("http.host", "HTTP_HOST", "address to listen on (default 127.0.0.1)")
+    static let httpPort = Setting("http.port", "HTTP_PORT", "port to listen on (default 8080; 0 picks a free port)")
+    static let databaseURL = Setting(
+        "database.url", "DATABASE_URL",
+        "postgres://user:pass@host:port/db; unset: an embedded cluster under STORESYNC_DATA_DIR")
+    static let databasePoolSize = Setting(
+        "database.poolSize", "DATABASE_POOL_SIZE", "PostgreSQL connections per server (default 8)")
+    static let dataDirectory = Setting(
+        "storesync.dataDir", "STORESYNC_DATA_DIR", "embedded PostgreSQL directory (default .storesync)")
+    static let schemaDirectory = Setting(
+        "storesync.schemaDir", "STORESYNC_SCHEMA_DIR", "migrations directory (default: ./Schema, else the source tree's)")
+    static let bundleId = Setting("storesync.bundleId", "STORESYNC_BUNDLE_ID", "required: the app's bundle id")
+    static let appAppleId = Setting(
+        "storesync.appAppleId", "STORESYNC_APP_APPLE_ID", "the app's Apple id (required in Production)")
+    static let environment = Setting(
+        "storesync.environment", "STORESYNC_ENVIRONMENT", "required: Production, Sandbox, Xcode or LocalTesting")
+    static let trustedRoots = Setting(
+        "storesync.trustedRoots", "STORESYNC_TRUSTED_ROOTS", "PEM file of trusted roots (default: Apple Root CA - G3)")
+    static let adminAPIKey = Setting(
+        "storesync.adminApiKey", "STORESYNC_ADMIN_API_KEY", "bearer key of the admin routes; unset: admin routes are off")
+    static let signingKey = Setting(
+        "storesync.signingKey", "STORESYNC_SIGNING_KEY",
+        "base64 raw Ed25519 private key for snapshots (`storesync keygen`); required in Production")
+    static let transferPolicy = Setting(
+        "storesync.transferPolicy", "STORESYNC_TRANSFER_POLICY",
+        "transfer (default), transferIfNoActiveSubscription, keep or share")
+    static let verifyReceiptURL = Setting(
+        "storesync.verifyReceiptUrl", "STORESYNC_VERIFY_RECEIPT_URL", "legacy verifyReceipt endpoint (default Apple's)")
+    static let verifyReceiptSandboxURL = Setting(
+        "storesync.verifyReceiptSandboxUrl", "STORESYNC_VERIFY_RECEIPT_SANDBOX_URL",
+        "legacy sandbox verifyReceipt endpoint (default Apple's)")
+    static let sharedSecret = Setting(
+        "storesync.sharedSecret", "STORESYNC_SHARED_SECRET", "App Store shared secret for legacy receipts")
+    static let catalog = Setting(
+        "storesync.catalog", "STORESYNC_CATALOG", "JSON file of products loaded at start ({\"products\": [...]})")
+    static let offlineGraceSeconds = Setting(
+        "storesync.offlineGraceSeconds", "STORESYNC_OFFLINE_GRACE_SECONDS",
+        "how long a device may trust a snapshot offline (default 259200, 3 days)")
+    static let allowUnverified = Setting(
+        "storesync.allowUnverified", "STORESYNC_ALLOW_UNVERIFIED",
+        "development only: accept unverified JWS (default false; refused in Production)")
+    static let maxBodyBytes = Setting(
+        "storesync.maxBodyBytes", "STORESYNC_MAX_BODY_BYTES", "largest request body accepted (default 16777216)")
+    static let snapshotCache = Setting(
+        "storesync.snapshotCache", "STORESYNC_SNAPSHOT_CACHE",
+        "cache signed snapshots by account version (default true; false only to measure)")
+    static let bcryptCost = Setting(
+        "storesync.bcryptCost", "STORESYNC_BCRYPT_COST", "bcrypt work factor for passwords (default 12)")
+    static let maxRestoreEntries = Setting(
+        "storesync.maxRestoreEntries", "STORESYNC_MAX_RESTORE_ENTRIES", "most entries one restore may carry (default 20000)")
+    static let logLevel = Setting("log.level", "LOG_LEVEL", "trace, debug, info (default), notice, warning, error")
+
+    /// Every setting, in the order `--help` lists them.
+    public static let all: [Setting] = [
+        .httpHost, .httpPort, .databaseURL, .databasePoolSize, .dataDirectory, .schemaDirectory,
+        .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
+        .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
+        .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCache, .logLevel,
+    ]
+}

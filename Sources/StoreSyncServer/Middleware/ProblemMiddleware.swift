@@ -1,0 +1,49 @@
+import Hummingbird
+import StoreSyncAPI
+import Logging
+import NIOCore
+import PostgresLibPQ
+
+/// Turns every error into `application/problem+json`: client errors keep their type, a
+/// database that cannot be reached is a 503 the client may retry, and anything unexpected
+/// is logged with the request id and answered as a generic 500 that leaks nothing.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return try Self.problem(for: error, context: context).response(from: request, context: context)
+        }
+    }
+
+    static func problem(for error: any Error, context: Context) -> ProblemError {
+        switch error {
+        case let problem as ProblemError:
+            return problem
+        case is NIOTooManyBytesError:
+            return ProblemError(.payloadTooLarge, status: .contentTooLarge, detail: "the body is too large")
+        case let httpError as HTTPError:
+            return problem(for: httpError)
+        case let database as PostgresError where database.isConnectionError:
+            context.logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: database))"])
+            return .serviceUnavailable("the database is unavailable; retry shortly")
+        default:
+            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+            return .internal()
+        }
+    }
+
+    private static func problem(for error: HTTPError) -> ProblemError {
+        switch error.status {
+        case .notFound: return .notFound()
+        case .methodNotAllowed:
+            return ProblemError(.notFound, status: .methodNotAllowed, detail: "this route does not take that method")
+        case .contentTooLarge: return ProblemError(.payloadTooLarge, status: .contentTooLarge, detail: error.body)
+        case .unsupportedMediaType: return .unsupportedMediaType(nil)
+        case .unauthorized: return .unauthorized()
+        default:
+            let type: ProblemType = error.status.code < 500 ? .invalidRequest : .internal
+            return ProblemError(type, status: error.status, detail: error.body, headers: error.headers)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import PostgresLibPQ
+import StoreSyncAPI
+
+/// An audit event about to be appended.
+struct NewEvent: Sendable, Hashable, Encodable {
+    enum Kind: String, Sendable, Encodable {
+        case purchaseClaimed, ownershipTransferred, purchaseShared, revoked, revocationReversed, renewed, expired
+    }
+
+    let accountId: UUID
+    let kind: Kind
+    let originalTransactionId: String
+    let transactionId: String?
+    let fromAccountId: UUID?
+    let toAccountId: UUID?
+    let reason: String
+
+    init(
+        accountId: UUID, kind: Kind, originalTransactionId: String, transactionId: String? = nil,
+        fromAccountId: UUID? = nil, toAccountId: UUID? = nil, reason: String
+    ) {
+        self.accountId = accountId
+        self.kind = kind
+        self.originalTransactionId = originalTransactionId
+        self.transactionId = transactionId
+        self.fromAccountId = fromAccountId
+        self.toAccountId = toAccountId
+        self.reason = reason
+    }
+}
+
+/// SQL over `events`, the append-only audit trail.
+struct EventRepository: Sendable {
+    /// Appends events in one statement, in the same database transaction as their cause.
+    func append(_ events: [NewEvent], on connection: PostgresConnection) async throws {
+        guard !events.isEmpty else { return }
+        let json = try RecordsetJSON.encode(events)
+        try await connection.execute(
+            """
+            INSERT INTO events (account_id, kind, original_transaction_id, transaction_id, from_account_id, to_account_id, reason)
+            SELECT account_id, kind, original_transaction_id, transaction_id, from_account_id, to_account_id, reason
+            FROM jsonb_to_recordset(\(json)::jsonb) AS e(
+                account_id uuid, kind text, original_transaction_id text, transaction_id text,
+                from_account_id uuid, to_account_id uuid, reason text)
+            """)
+    }
+
+    /// Every event about a purchase, oldest first.
+    func events(of originalTransactionId: String, on connection: PostgresConnection) async throws -> [PurchaseEvent] {
+        try await connection.query(
+            """
+            SELECT event_id, account_id, kind, original_transaction_id, transaction_id, from_account_id, to_account_id,
+                   reason, occurred_at
+            FROM events WHERE original_transaction_id = \(originalTransactionId)
+            ORDER BY event_id
+            """
+        ).map { row in
+            let (eventId, accountId, kind, originalId, transactionId, from, to, reason, occurredAt)
+                = try row.decode((Int64, UUID, String, String, String?, UUID?, UUID?, String, Date).self)
+            return PurchaseEvent(
+                eventId: eventId, accountId: accountId, kind: kind, originalTransactionId: originalId,
+                transactionId: transactionId, fromAccountId: from, toAccountId: to, reason: reason, occurredAt: occurredAt)
+        }
+    }
+}

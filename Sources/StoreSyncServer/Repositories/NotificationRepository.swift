@@ -1,0 +1,56 @@
+import Foundation
+import PostgresLibPQ
+
+/// SQL over `notifications` and `unclaimed_versions`.
+struct NotificationRepository: Sendable {
+    /// Marks a notification processed; `false` when it already was. Written in the same
+    /// database transaction as its effects, so a failure leaves it unmarked for Apple's retry.
+    func markProcessed(
+        uuid: UUID, type: String, subtype: String?, originalTransactionId: String?, signedDate: Date,
+        on connection: PostgresConnection
+    ) async throws -> Bool {
+        !(try await connection.query(
+            """
+            INSERT INTO notifications (notification_uuid, notification_type, subtype, original_transaction_id, signed_date)
+            VALUES (\(uuid), \(type), \(subtype), \(originalTransactionId), \(signedDate))
+            ON CONFLICT (notification_uuid) DO NOTHING
+            RETURNING 1
+            """
+        ).isEmpty)
+    }
+
+    /// Keeps a signed version for a purchase no account holds yet.
+    func storeUnclaimed(
+        originalTransactionId: String, kind: UnclaimedKind, signedDate: Date, signedPayload: String,
+        on connection: PostgresConnection
+    ) async throws {
+        try await connection.execute(
+            """
+            INSERT INTO unclaimed_versions (original_transaction_id, kind, signed_date, signed_payload)
+            VALUES (\(originalTransactionId), \(kind.rawValue), \(signedDate), \(signedPayload))
+            ON CONFLICT DO NOTHING
+            """)
+    }
+
+    /// Removes and returns the unclaimed versions of purchases an account now holds.
+    func takeUnclaimed(_ originalTransactionIds: [String], on connection: PostgresConnection) async throws
+        -> [(kind: UnclaimedKind, signedPayload: String)]
+    {
+        guard !originalTransactionIds.isEmpty else { return [] }
+        return try await connection.query(
+            """
+            DELETE FROM unclaimed_versions WHERE original_transaction_id = ANY(\(originalTransactionIds))
+            RETURNING kind, signed_payload
+            """
+        ).map { row in
+            let (kind, payload) = try row.decode((String, String).self)
+            return (try TransactionRow.column("kind", kind), payload)
+        }
+    }
+}
+
+/// What an unclaimed signed payload is.
+enum UnclaimedKind: String, Sendable {
+    case transaction
+    case renewalInfo
+}

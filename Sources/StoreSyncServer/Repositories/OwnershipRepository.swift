@@ -1,0 +1,76 @@
+import Foundation
+import PostgresLibPQ
+import StoreSyncCore
+
+/// Who owns a purchase.
+struct PurchaseOwner: Sendable, Hashable {
+    let originalTransactionId: String
+    /// `nil` while no account holds the purchase.
+    let accountId: UUID?
+    /// Fixed by the transaction's appAccountToken: no transfer policy applies.
+    let boundByToken: Bool
+}
+
+/// SQL over `purchase_owners`, the one global table: a purchase belongs to one account at a time.
+struct OwnershipRepository: Sendable {
+    /// Locks and returns the owners of the purchases that have one; rows stay locked until
+    /// the database transaction ends, so two accounts racing for a purchase serialise.
+    func lockOwners(_ originalTransactionIds: [String], on connection: PostgresConnection) async throws
+        -> [String: PurchaseOwner]
+    {
+        guard !originalTransactionIds.isEmpty else { return [:] }
+        let rows = try await connection.query(
+            """
+            SELECT original_transaction_id, account_id, bound_by_token FROM purchase_owners
+            WHERE original_transaction_id = ANY(\(originalTransactionIds))
+            ORDER BY original_transaction_id
+            FOR UPDATE
+            """)
+        var owners: [String: PurchaseOwner] = [:]
+        for row in rows {
+            let (id, accountId, bound) = try row.decode((String, UUID?, Bool).self)
+            owners[id] = PurchaseOwner(originalTransactionId: id, accountId: accountId, boundByToken: bound)
+        }
+        return owners
+    }
+
+    /// Makes sure every purchase has an owner row (unowned: `account_id` NULL) so that
+    /// ``lockOwners(_:on:)`` can lock them all; a concurrent insert of the same purchase waits
+    /// for the other database transaction, so two accounts racing for it serialise here.
+    func ensureRows(_ purchases: [(originalTransactionId: String, environment: AppStoreEnvironment)], on connection: PostgresConnection)
+        async throws
+    {
+        guard !purchases.isEmpty else { return }
+        try await connection.execute(
+            """
+            INSERT INTO purchase_owners (original_transaction_id, account_id, environment)
+            SELECT id, NULL, env FROM unnest(\(purchases.map(\.originalTransactionId)), \(purchases.map(\.environment.rawValue)))
+                AS p(id, env)
+            ORDER BY id
+            ON CONFLICT (original_transaction_id) DO NOTHING
+            """)
+    }
+
+    /// Moves a locked purchase to another account.
+    func setOwner(
+        _ originalTransactionId: String, to accountId: UUID, boundByToken: Bool, on connection: PostgresConnection
+    ) async throws {
+        try await connection.execute(
+            """
+            UPDATE purchase_owners SET account_id = \(accountId), bound_by_token = \(boundByToken), claimed_at = now()
+            WHERE original_transaction_id = \(originalTransactionId)
+            """)
+    }
+
+    func owner(of originalTransactionId: String, on connection: PostgresConnection) async throws -> PurchaseOwner? {
+        try await connection.query(
+            """
+            SELECT account_id, bound_by_token, environment FROM purchase_owners
+            WHERE original_transaction_id = \(originalTransactionId)
+            """
+        ).first.map { row in
+            let (accountId, bound, _) = try row.decode((UUID?, Bool, String).self)
+            return PurchaseOwner(originalTransactionId: originalTransactionId, accountId: accountId, boundByToken: bound)
+        }
+    }
+}

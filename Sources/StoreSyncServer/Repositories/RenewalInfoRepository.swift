@@ -1,0 +1,59 @@
+import Foundation
+import PostgresLibPQ
+import StoreSyncCore
+
+/// SQL over `renewal_infos`: the latest signed renewal info per subscription chain.
+struct RenewalInfoRepository: Sendable {
+    private static let columns: StaticString = """
+        original_transaction_id, auto_renew_product_id, product_id, auto_renew_status, is_in_billing_retry,
+        grace_period_expires, expiration_intent, environment, signed_date
+        """
+
+    func renewalInfos(of accountId: UUID, on connection: PostgresConnection) async throws -> [RenewalInfo] {
+        try await connection.query(
+            "SELECT \(unescaped: Self.columns) FROM renewal_infos WHERE account_id = \(accountId)"
+        ).map(Self.renewalInfo)
+    }
+
+    func renewalInfo(of accountId: UUID, chain originalTransactionId: String, on connection: PostgresConnection)
+        async throws -> RenewalInfo?
+    {
+        try await connection.query(
+            """
+            SELECT \(unescaped: Self.columns) FROM renewal_infos
+            WHERE account_id = \(accountId) AND original_transaction_id = \(originalTransactionId)
+            """
+        ).first.map(Self.renewalInfo)
+    }
+
+    /// Writes the renewal info the ledger's merge chose as the chain's latest.
+    func store(_ info: RenewalInfo, for accountId: UUID, on connection: PostgresConnection) async throws {
+        try await connection.execute(
+            """
+            INSERT INTO renewal_infos (
+                account_id, original_transaction_id, signed_date, auto_renew_product_id, product_id,
+                auto_renew_status, is_in_billing_retry, grace_period_expires, expiration_intent, environment,
+                signed_renewal_info)
+            VALUES (\(accountId), \(info.originalTransactionId), \(info.signedDate), \(info.autoRenewProductId),
+                \(info.productId), \(info.autoRenewStatus), \(info.isInBillingRetryPeriod), \(info.gracePeriodExpiresDate),
+                \(info.expirationIntent), \(info.environment.rawValue), \(info.signedRenewalInfo))
+            ON CONFLICT (account_id, original_transaction_id) DO UPDATE
+            SET signed_date = EXCLUDED.signed_date, auto_renew_product_id = EXCLUDED.auto_renew_product_id,
+                product_id = EXCLUDED.product_id, auto_renew_status = EXCLUDED.auto_renew_status,
+                is_in_billing_retry = EXCLUDED.is_in_billing_retry,
+                grace_period_expires = EXCLUDED.grace_period_expires,
+                expiration_intent = EXCLUDED.expiration_intent, environment = EXCLUDED.environment,
+                signed_renewal_info = EXCLUDED.signed_renewal_info
+            """)
+    }
+
+    private static func renewalInfo(_ row: PostgresRow) throws -> RenewalInfo {
+        let (chain, autoRenewProductId, productId, autoRenewStatus, billingRetry, graceEnd, intent, environment, signedDate)
+            = try row.decode((String, String?, String?, Bool, Bool, Date?, Int?, String, Date).self)
+        return RenewalInfo(
+            originalTransactionId: chain, autoRenewProductId: autoRenewProductId, productId: productId,
+            autoRenewStatus: autoRenewStatus, isInBillingRetryPeriod: billingRetry, gracePeriodExpiresDate: graceEnd,
+            expirationIntent: intent, environment: try TransactionRow.column("environment", environment),
+            signedDate: signedDate)
+    }
+}

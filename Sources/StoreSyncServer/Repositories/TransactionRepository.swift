@@ -1,0 +1,159 @@
+import Foundation
+import PostgresLibPQ
+import StoreSyncCore
+
+/// The key that makes a transaction version unique within an account.
+struct VersionKey: Hashable, Sendable {
+    let accountId: UUID
+    let transactionId: String
+    let signedDate: Int64
+    let evidence: String
+
+    init(accountId: UUID, record: TransactionRecord) {
+        self.accountId = accountId
+        transactionId = record.transactionId
+        signedDate = record.signedDate.millisecondsSince1970
+        evidence = record.evidence.kind
+    }
+
+    init(accountId: UUID, transactionId: String, signedDate: Date, evidence: String) {
+        self.accountId = accountId
+        self.transactionId = transactionId
+        self.signedDate = signedDate.millisecondsSince1970
+        self.evidence = evidence
+    }
+}
+
+/// SQL over `transactions` and `renewal_infos`: the versions each account holds.
+struct TransactionRepository: Sendable {
+    /// The account's ledger: the merge of every version it holds, and its renewal infos.
+    /// The signed JWS stays in the database; snapshots never carry it.
+    func ledger(of accountId: UUID, on connection: PostgresConnection) async throws -> Ledger {
+        let records = try await connection.query(
+            "SELECT \(unescaped: TransactionRow.columns) FROM transactions WHERE account_id = \(accountId)"
+        ).map(TransactionRow.record)
+        let renewals = try await RenewalInfoRepository().renewalInfos(of: accountId, on: connection)
+        return Ledger(records: records, renewalInfos: renewals)
+    }
+
+    /// Stores versions (several accounts at once); returns the keys that were new. A version
+    /// already stored conflicts and is left unchanged: re-delivery is idempotent by constraint.
+    func insert(_ versions: [(accountId: UUID, record: TransactionRecord)], on connection: PostgresConnection)
+        async throws -> Set<VersionKey>
+    {
+        guard !versions.isEmpty else { return [] }
+        let json = try RecordsetJSON.encode(versions.map { TransactionRowInput(accountId: $0.accountId, record: $0.record) })
+        let rows = try await connection.query(
+            """
+                INSERT INTO transactions (
+                    account_id, transaction_id, original_transaction_id, product_id, product_type, purchase_date,
+                    original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
+                    ownership_type, environment, app_account_token, quantity, signed_date, subscription_group_id,
+                    evidence, verified_at, signed_transaction)
+                SELECT account_id, transaction_id, original_transaction_id, product_id, product_type, purchase_date,
+                    original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
+                    ownership_type, environment, app_account_token, quantity, signed_date, subscription_group_id,
+                    evidence, verified_at, signed_transaction
+                FROM jsonb_to_recordset(\(json)::jsonb) AS r(\(unescaped: TransactionRow.recordsetColumns))
+                ON CONFLICT DO NOTHING
+                RETURNING account_id, transaction_id, signed_date, evidence
+                """)
+        return Set(try rows.map { row in
+            let (accountId, transactionId, signedDate, evidence) = try row.decode((UUID, String, Date, String).self)
+            return VersionKey(accountId: accountId, transactionId: transactionId, signedDate: signedDate, evidence: evidence)
+        })
+    }
+
+    /// The versions of one purchase an account holds.
+    func chain(_ originalTransactionId: String, of accountId: UUID, on connection: PostgresConnection) async throws
+        -> [TransactionRecord]
+    {
+        try await connection.query(
+            """
+            SELECT \(unescaped: TransactionRow.columns) FROM transactions
+            WHERE account_id = \(accountId) AND original_transaction_id = \(originalTransactionId)
+            """
+        ).map(TransactionRow.record)
+    }
+
+    /// The accounts that hold any version of the purchase.
+    func holders(of originalTransactionId: String, on connection: PostgresConnection) async throws -> [UUID] {
+        try await connection.query(
+            """
+            SELECT DISTINCT account_id FROM transactions
+            WHERE original_transaction_id = \(originalTransactionId) ORDER BY account_id
+            """
+        ).map { try $0.decode(UUID.self) }
+    }
+
+    /// Copies every version and the renewal info of the purchases from one account to another.
+    func copyChains(_ originalTransactionIds: [String], from source: UUID, to target: UUID, on connection: PostgresConnection)
+        async throws
+    {
+        try await connection.execute(
+            """
+            INSERT INTO transactions (
+                account_id, transaction_id, original_transaction_id, product_id, product_type, purchase_date,
+                original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
+                ownership_type, environment, app_account_token, quantity, signed_date, subscription_group_id,
+                evidence, verified_at, signed_transaction, received_at)
+            SELECT \(target), transaction_id, original_transaction_id, product_id, product_type, purchase_date,
+                original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
+                ownership_type, environment, app_account_token, quantity, signed_date, subscription_group_id,
+                evidence, verified_at, signed_transaction, received_at
+            FROM transactions
+            WHERE account_id = \(source) AND original_transaction_id = ANY(\(originalTransactionIds))
+            ON CONFLICT DO NOTHING
+            """)
+        try await connection.execute(
+            """
+            INSERT INTO renewal_infos (
+                account_id, original_transaction_id, signed_date, auto_renew_product_id, product_id,
+                auto_renew_status, is_in_billing_retry, grace_period_expires, expiration_intent, environment,
+                signed_renewal_info)
+            SELECT \(target), original_transaction_id, signed_date, auto_renew_product_id, product_id,
+                auto_renew_status, is_in_billing_retry, grace_period_expires, expiration_intent, environment,
+                signed_renewal_info
+            FROM renewal_infos
+            WHERE account_id = \(source) AND original_transaction_id = ANY(\(originalTransactionIds))
+            ON CONFLICT (account_id, original_transaction_id) DO UPDATE
+            SET signed_date = EXCLUDED.signed_date, auto_renew_product_id = EXCLUDED.auto_renew_product_id,
+                product_id = EXCLUDED.product_id, auto_renew_status = EXCLUDED.auto_renew_status,
+                is_in_billing_retry = EXCLUDED.is_in_billing_retry,
+                grace_period_expires = EXCLUDED.grace_period_expires,
+                expiration_intent = EXCLUDED.expiration_intent, environment = EXCLUDED.environment,
+                signed_renewal_info = EXCLUDED.signed_renewal_info
+            WHERE EXCLUDED.signed_date > renewal_infos.signed_date
+            """)
+    }
+
+    /// Removes the purchases from an account (it lost them to a transfer).
+    func deleteChains(_ originalTransactionIds: [String], from accountId: UUID, on connection: PostgresConnection)
+        async throws
+    {
+        try await connection.execute(
+            """
+            DELETE FROM transactions
+            WHERE account_id = \(accountId) AND original_transaction_id = ANY(\(originalTransactionIds))
+            """)
+        try await connection.execute(
+            """
+            DELETE FROM renewal_infos
+            WHERE account_id = \(accountId) AND original_transaction_id = ANY(\(originalTransactionIds))
+            """)
+    }
+
+    /// Every version of a purchase in every account, oldest first, with the account holding it.
+    func history(of originalTransactionId: String, on connection: PostgresConnection) async throws
+        -> [(accountId: UUID, record: TransactionRecord)]
+    {
+        try await connection.query(
+            """
+            SELECT \(unescaped: TransactionRow.columns), account_id FROM transactions
+            WHERE original_transaction_id = \(originalTransactionId) ORDER BY signed_date, transaction_id, account_id
+            """
+        ).map { row in
+            (try row.decode(column: "account_id", as: UUID.self), try TransactionRow.record(row))
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import PostgresLibPQ
+import StoreSyncAPI
+import StoreSyncCore
+
+/// The columns of `transactions` that make a ``TransactionRecord``, in one place for every
+/// query that reads or writes them.
+enum TransactionRow {
+    /// The select list, in the order ``record(_:)`` decodes.
+    static let columns: StaticString = """
+        transaction_id, original_transaction_id, product_id, product_type, purchase_date,
+        original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
+        ownership_type, environment, app_account_token, quantity, signed_date,
+        subscription_group_id, evidence, verified_at
+        """
+
+    /// The `jsonb_to_recordset` column list matching ``Batch``'s keys.
+    static let recordsetColumns: StaticString = """
+        account_id uuid, transaction_id text, original_transaction_id text, product_id text,
+        product_type text, purchase_date timestamptz, original_purchase_date timestamptz,
+        expires_date timestamptz, revocation_date timestamptz, revocation_reason integer,
+        is_upgraded boolean, ownership_type text, environment text, app_account_token uuid,
+        quantity integer, signed_date timestamptz, subscription_group_id text, evidence text,
+        verified_at timestamptz, signed_transaction text
+        """
+
+    /// Decodes a row selected with ``columns``.
+    static func record(_ row: PostgresRow) throws -> TransactionRecord {
+        let (
+            transactionId, originalTransactionId, productId, productType, purchaseDate, originalPurchaseDate,
+            expiresDate, revocationDate, revocationReason, isUpgraded, ownershipType, environment,
+            appAccountToken, quantity, signedDate, subscriptionGroupId, evidenceKind, verifiedAt
+        ) = try row.decode(
+            (String, String, String, String, Date, Date, Date?, Date?, Int?, Bool, String, String,
+             UUID?, Int, Date, String?, String, Date?).self)
+        return TransactionRecord(
+            transactionId: transactionId,
+            originalTransactionId: originalTransactionId,
+            productId: productId,
+            productType: try column("product_type", productType),
+            purchaseDate: purchaseDate,
+            originalPurchaseDate: originalPurchaseDate,
+            expiresDate: expiresDate,
+            revocationDate: revocationDate,
+            revocationReason: revocationReason.map(RevocationReason.init(rawValue:)),
+            isUpgraded: isUpgraded,
+            ownershipType: try column("ownership_type", ownershipType),
+            environment: try column("environment", environment),
+            appAccountToken: appAccountToken,
+            quantity: quantity,
+            signedDate: signedDate,
+            subscriptionGroupId: subscriptionGroupId,
+            evidence: try evidence(evidenceKind, verifiedAt: verifiedAt)
+        )
+    }
+
+    /// Parses an enum column; the schema's CHECK constraints make a failure a broken invariant.
+    static func column<Value: RawRepresentable<String>>(_ name: String, _ raw: String) throws -> Value {
+        guard let value = Value(rawValue: raw) else { throw StoreSyncError.corruptColumn(name, raw) }
+        return value
+    }
+
+    static func evidence(_ kind: String, verifiedAt: Date?) throws -> Evidence {
+        switch (kind, verifiedAt) {
+        case ("jws", _): return .jws
+        case ("receipt", let verifiedAt?): return .receipt(verifiedAt: verifiedAt)
+        case ("unverifiedJWS", _): return .unverifiedJWS
+        case ("claim", _): return .claim
+        default: throw StoreSyncError.corruptColumn("evidence", kind)
+        }
+    }
+}
+
+/// One transaction version bound for an account, in the shape `jsonb_to_recordset` reads
+/// (keys converted to snake case): a whole batch travels as one parameter, so a restore
+/// writes each table with one statement.
+struct TransactionRowInput: Encodable {
+    let accountId: UUID
+    let transactionId: String
+    let originalTransactionId: String
+    let productId: String
+    let productType: ProductType
+    let purchaseDate: Date
+    let originalPurchaseDate: Date
+    let expiresDate: Date?
+    let revocationDate: Date?
+    let revocationReason: Int?
+    let isUpgraded: Bool
+    let ownershipType: OwnershipType
+    let environment: AppStoreEnvironment
+    let appAccountToken: UUID?
+    let quantity: Int
+    let signedDate: Date
+    let subscriptionGroupId: String?
+    let evidence: String
+    let verifiedAt: Date?
+    let signedTransaction: String?
+
+    init(accountId: UUID, record: TransactionRecord) {
+        self.accountId = accountId
+        transactionId = record.transactionId
+        originalTransactionId = record.originalTransactionId
+        productId = record.productId
+        productType = record.productType
+        purchaseDate = record.purchaseDate
+        originalPurchaseDate = record.originalPurchaseDate
+        expiresDate = record.expiresDate
+        revocationDate = record.revocationDate
+        revocationReason = record.revocationReason?.rawValue
+        isUpgraded = record.isUpgraded
+        ownershipType = record.ownershipType
+        environment = record.environment
+        appAccountToken = record.appAccountToken
+        quantity = record.quantity
+        signedDate = record.signedDate
+        subscriptionGroupId = record.subscriptionGroupId
+        evidence = record.evidence.kind
+        if case .receipt(let verifiedAt) = record.evidence { self.verifiedAt = verifiedAt } else { verifiedAt = nil }
+        signedTransaction = record.signedTransaction
+    }
+}
+
+/// Encodes a batch for `jsonb_to_recordset`: snake-case keys, RFC 3339 millisecond dates.
+enum RecordsetJSON {
+    static func encode(_ rows: some Encodable) throws -> String {
+        let encoder = StoreSyncJSON.makeEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return String(decoding: try encoder.encode(rows), as: UTF8.self)
+    }
+}

@@ -1,0 +1,131 @@
+import Crypto
+import Foundation
+import Logging
+import PostgresLibPQ
+import StoreSyncAPI
+
+/// Accounts and device sessions: sign-up, sign-in, sign-out and bearer-token lookup.
+struct AccountService: Sendable {
+    let pool: ConnectionPool
+    let hasher: PasswordHasher
+    let throttle: LoginThrottle
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    private let accounts = AccountRepository()
+    private let sessions = SessionRepository()
+
+    /// Creates an account and signs the device in.
+    func signUp(_ credentials: Credentials) async throws -> SessionResponse {
+        let email = CredentialRules.normalize(email: credentials.email)
+        if let problem = CredentialRules.problem(withEmail: email) { throw ProblemError.invalidRequest(problem, field: "email") }
+        if let problem = CredentialRules.problem(withPassword: credentials.password, email: email) {
+            throw ProblemError.weakPassword(problem)
+        }
+        let deviceName = try Self.validated(deviceName: credentials.deviceName)
+        let account = AccountRecord(
+            accountId: UUID(), email: credentials.email.trimmingCharacters(in: .whitespacesAndNewlines),
+            passwordHash: try await hasher.hash(credentials.password), appAccountToken: UUID())
+        let token = BearerToken()
+        let deviceId = UUID()
+        do {
+            try await pool.withTransaction { connection in
+                try await accounts.insert(account, normalizedEmail: email, on: connection)
+                try await sessions.upsert(
+                    accountId: account.accountId, deviceId: deviceId, tokenHash: token.hash, deviceName: deviceName,
+                    on: connection)
+            }
+        } catch let error as PostgresError where error.code == .uniqueViolation {
+            throw ProblemError.emailTaken()
+        }
+        logger.info("account created", metadata: ["storesync.account_id": "\(account.accountId)"])
+        return SessionResponse(
+            accountId: account.accountId, appAccountToken: account.appAccountToken, token: token.value, deviceId: deviceId)
+    }
+
+    /// Signs a device in. An unknown email and a wrong password get the same answer in the
+    /// same time; attempts are throttled per email and per client address.
+    func signIn(_ credentials: Credentials, clientAddress: String?) async throws -> SessionResponse {
+        let email = CredentialRules.normalize(email: credentials.email)
+        let now = now()
+        if let wait = throttle.retryAfter(email: email, address: clientAddress, now: now) {
+            throw ProblemError.rateLimited(retryAfterSeconds: wait)
+        }
+        throttle.recordAttempt(address: clientAddress, now: now)
+        let deviceName = try Self.validated(deviceName: credentials.deviceName)
+        let account = try await pool.withConnection { try await accounts.find(normalizedEmail: email, on: $0) }
+        guard try await hasher.verify(credentials.password, against: account?.passwordHash), let account else {
+            throttle.recordFailure(email: email, now: now)
+            throw ProblemError.invalidCredentials()
+        }
+        throttle.reset(email: email)
+        let token = BearerToken()
+        let deviceId = try await pool.withTransaction { connection in
+            var deviceId = UUID()
+            if let requested = credentials.deviceId,
+                try await sessions.exists(accountId: account.accountId, deviceId: requested, on: connection)
+            {
+                deviceId = requested
+            }
+            try await sessions.upsert(
+                accountId: account.accountId, deviceId: deviceId, tokenHash: token.hash, deviceName: deviceName,
+                on: connection)
+            return deviceId
+        }
+        return SessionResponse(
+            accountId: account.accountId, appAccountToken: account.appAccountToken, token: token.value, deviceId: deviceId)
+    }
+
+    /// Signs the device out: its token stops working at once.
+    func signOut(_ device: DeviceIdentity) async throws {
+        try await pool.withConnection { connection in
+            try await sessions.delete(accountId: device.accountId, deviceId: device.deviceId, on: connection)
+        }
+    }
+
+    /// The device a bearer token belongs to, if any.
+    func device(forToken token: String) async throws -> DeviceIdentity? {
+        guard let hash = BearerToken.hash(of: token) else { return nil }
+        return try await pool.withConnection { try await sessions.device(tokenHash: hash, on: $0) }
+    }
+
+    private static func validated(deviceName: String?) throws -> String? {
+        guard let name = deviceName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
+        guard name.count <= 200 else { throw ProblemError.invalidRequest("deviceName may have at most 200 characters", field: "deviceName") }
+        return name
+    }
+}
+
+/// A device's bearer token: 256 random bits, shown once, stored only as its SHA-256.
+struct BearerToken {
+    let value: String
+    let hash: Data
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        value = Data(bytes).base64URLEncoded
+        hash = Data(SHA256.hash(data: Data(value.utf8)))
+    }
+
+    /// The stored form of a presented token; `nil` for text that cannot be a token.
+    static func hash(of token: String) -> Data? {
+        guard token.utf8.count == 43, token.utf8.allSatisfy({ $0.isBase64URL }) else { return nil }
+        return Data(SHA256.hash(data: Data(token.utf8)))
+    }
+}
+
+extension Data {
+    /// Base64url without padding (RFC 4648 §5).
+    var base64URLEncoded: String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+extension UInt8 {
+    fileprivate var isBase64URL: Bool {
+        (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || (0x30...0x39).contains(self) || self == 0x2D
+            || self == 0x5F
+    }
+}

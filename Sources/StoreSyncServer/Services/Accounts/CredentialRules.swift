@@ -1,0 +1,30 @@
+import Foundation
+
+/// What an email and a password must be, with a message a user can act on.
+enum CredentialRules {
+    /// Trimmed and lower-cased: emails are unique case-insensitively.
+    static func normalize(email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    /// Why the email is not acceptable, if it is not.
+    static func problem(withEmail email: String) -> String? {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.utf8.count <= 320, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+            !email.contains(where: { $0.isWhitespace || $0.isNewline })
+        else { return "enter an email address such as name@example.com" }
+        return nil
+    }
+
+    /// Why the password is not acceptable, if it is not.
+    ///
+    /// bcrypt reads only the first 72 bytes, so longer passwords would silently be cut.
+    static func problem(withPassword password: String, email: String) -> String? {
+        if password.count < 10 { return "the password needs at least 10 characters" }
+        if password.utf8.count > 72 { return "the password may have at most 72 bytes (bcrypt's limit)" }
+        if Set(password).count < 4 { return "the password needs at least 4 different characters" }
+        if password.lowercased() == email { return "the password must not be the email" }
+        return nil
+    }
+}

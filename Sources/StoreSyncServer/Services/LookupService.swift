@@ -1,0 +1,80 @@
+import Foundation
+import PostgresLibPQ
+import StoreSyncAPI
+import StoreSyncCore
+
+/// Account-linked lookups: the entitlement snapshot of an account (the hottest path: every
+/// app launch asks) and the history of one purchase.
+struct LookupService: Sendable {
+    let pool: ConnectionPool
+    let catalog: CatalogService
+    let snapshots: SnapshotService
+    let now: @Sendable () -> Date
+
+    private let accounts = AccountRepository()
+    private let transactions = TransactionRepository()
+    private let ownership = OwnershipRepository()
+    private let events = EventRepository()
+
+    /// A signed snapshot, its encoded body and its ETag (the account version and the catalog
+    /// revision: either changing changes what the account is entitled to).
+    struct SnapshotResponse: Sendable {
+        let snapshot: Snapshot
+        let body: Data
+        let etag: String
+    }
+
+    /// The account's snapshot; `nil` when the account does not exist. Served from the cache
+    /// while the account version and the catalog are unchanged.
+    func snapshot(of accountId: UUID) async throws -> SnapshotResponse? {
+        let catalogState = catalog.currentState
+        let now = now()
+        guard let version = try await pool.withConnection({ try await accounts.version(accountId, on: $0) }) else {
+            return nil
+        }
+        if let cached = snapshots.cached(accountId: accountId, version: version, catalogRevision: catalogState.revision, at: now) {
+            return SnapshotResponse(
+                snapshot: cached.snapshot, body: cached.body,
+                etag: Self.etag(version: version, catalogRevision: catalogState.revision))
+        }
+        // The version and the ledger are read in one snapshot of the database, so the ETag
+        // always names the data it describes.
+        let loaded = try await pool.withTransaction(isolation: .repeatableRead) { connection -> (Int64, Ledger)? in
+            guard let version = try await accounts.version(accountId, on: connection) else { return nil }
+            return (version, try await transactions.ledger(of: accountId, on: connection))
+        }
+        guard let (current, ledger) = loaded else { return nil }
+        let snapshot = try snapshots.snapshot(
+            accountId: accountId, version: current, ledger: ledger, catalog: catalogState.catalog, at: now)
+        let body = try StoreSyncJSON.makeEncoder().encode(snapshot)
+        snapshots.store(snapshot, body: body, catalogRevision: catalogState.revision)
+        return SnapshotResponse(
+            snapshot: snapshot, body: body, etag: Self.etag(version: current, catalogRevision: catalogState.revision))
+    }
+
+    /// The snapshot of the account a StoreKit 2 appAccountToken names.
+    func snapshot(ofAppAccountToken token: UUID) async throws -> SnapshotResponse? {
+        guard let account = try await pool.withConnection({ try await accounts.find(appAccountToken: token, on: $0) })
+        else { return nil }
+        return try await snapshot(of: account.accountId)
+    }
+
+    /// Owner, every version in every account, and every event of one purchase; `nil` if the
+    /// server has never seen it.
+    func history(of originalTransactionId: String) async throws -> PurchaseHistory? {
+        try await pool.withTransaction(isolation: .repeatableRead) { connection in
+            let owner = try await ownership.owner(of: originalTransactionId, on: connection)
+            let versions = try await transactions.history(of: originalTransactionId, on: connection)
+            let trail = try await events.events(of: originalTransactionId, on: connection)
+            guard owner != nil || !versions.isEmpty else { return nil }
+            return PurchaseHistory(
+                originalTransactionId: originalTransactionId, ownerAccountId: owner?.accountId,
+                environment: versions.first?.record.environment,
+                transactions: versions.map(\.record), events: trail)
+        }
+    }
+
+    static func etag(version: Int64, catalogRevision: String) -> String {
+        "\"\(version)-\(catalogRevision)\""
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import StoreSyncAPI
+import StoreSyncCore
+
+/// One thing a device handed the server, after verification and before any decision.
+enum SyncItem: Sendable {
+    /// A version Apple vouches for (a verified JWS or a verifyReceipt entry).
+    case verified(TransactionRecord, entry: Int?)
+    /// An entry whose signed data failed verification or contradicts its own fields.
+    case rejected(TransactionRecord?, entry: Int, reason: String)
+    /// An entry without signed data: confirmed only against what the server already holds.
+    case unsigned(TransactionRecord, entry: Int)
+    /// A legacy `UserDefaults` flag: product id set to true.
+    case legacyFlag(productId: String)
+}
+
+/// How a sync may change ownership.
+struct SyncOptions: Sendable {
+    /// Only a restore the user asked for may move a purchase between accounts.
+    var userInitiated: Bool
+    /// Answer what would happen, change nothing.
+    var dryRun: Bool
+}
+
+/// What a sync answers: one verdict per item and the account's snapshot afterwards.
+struct SyncOutcome: Sendable {
+    var verdicts: [Verdict]
+    var snapshot: Snapshot
+    /// Every account whose version changed (cached snapshots of these are stale).
+    var changedAccounts: Set<UUID>
+}
+
+/// A signed version kept for a purchase nobody held, verified again when an account claims it.
+enum UnclaimedVersion: Sendable {
+    case transaction(TransactionRecord)
+    case renewalInfo(RenewalInfo)
+}

@@ -1,0 +1,112 @@
+import Foundation
+import PostgresLibPQ
+import StoreSyncAPI
+import StoreSyncCore
+
+/// The database work of one upload or restore, inside one database transaction: lock the
+/// account, decide ownership per purchase, write every version with one statement, append
+/// events, bump the versions of every account that changed.
+struct SyncTransaction {
+    let connection: PostgresConnection
+    let presenter: UUID
+    let options: SyncOptions
+    let rules: OwnershipRules
+    let catalog: Catalog
+    let now: Date
+    /// Verifies a signed version kept for an unclaimed purchase again before it is merged.
+    let verifyUnclaimed: @Sendable (UnclaimedKind, String) async -> UnclaimedVersion?
+
+    let accounts = AccountRepository()
+    let transactions = TransactionRepository()
+    let renewals = RenewalInfoRepository()
+    let ownership = OwnershipRepository()
+    let events = EventRepository()
+    let notifications = NotificationRepository()
+
+    /// What the transaction produced, before the snapshot is signed.
+    struct Result {
+        var verdicts: [Verdict]
+        var ledger: Ledger
+        var version: Int64
+        var changedAccounts: Set<UUID>
+    }
+
+    /// The writes collected while deciding, applied together.
+    struct Plan {
+        var versions: [(accountId: UUID, record: TransactionRecord)] = []
+        var renewalInfos: [(accountId: UUID, info: RenewalInfo)] = []
+        var events: [NewEvent] = []
+        var changed: Set<UUID> = []
+    }
+
+    func run(_ items: [SyncItem]) async throws -> Result {
+        guard try await accounts.lockVersion(presenter, on: connection) != nil else {
+            throw StoreSyncError.accountMissing(presenter)
+        }
+        let before = try await transactions.ledger(of: presenter, on: connection)
+        let chains = Self.chains(of: items)
+        let decisions = try await decide(chains)
+
+        var plan = Plan()
+        for (id, records) in chains.sorted(by: { $0.key < $1.key }) {
+            guard let decision = decisions[id] else { continue }
+            try await apply(decision, chain: id, records: records, before: before, to: &plan)
+        }
+        let inserted = try await transactions.insert(plan.versions, on: connection)
+        for key in inserted { plan.changed.insert(key.accountId) }
+        for (accountId, info) in Self.latestRenewalInfos(plan.renewalInfos) {
+            try await renewals.store(info, for: accountId, on: connection)
+        }
+
+        let after = try await transactions.ledger(of: presenter, on: connection)
+        plan.events += Self.revocationEvents(account: presenter, before: before, after: after)
+        try await events.append(plan.events, on: connection)
+
+        var version = try await accounts.version(presenter, on: connection) ?? 1
+        for accountId in plan.changed.sorted(by: { $0.uuidString < $1.uuidString }) {
+            let bumped = try await accounts.bumpVersion(accountId, on: connection)
+            if accountId == presenter { version = bumped }
+        }
+        let verdicts = items.map { verdict(for: $0, decisions: decisions, inserted: inserted, ledger: after) }
+        return Result(verdicts: verdicts, ledger: after, version: version, changedAccounts: plan.changed)
+    }
+
+    /// The verified records grouped by purchase.
+    private static func chains(of items: [SyncItem]) -> [String: [TransactionRecord]] {
+        var chains: [String: [TransactionRecord]] = [:]
+        for case .verified(let record, _) in items { chains[record.originalTransactionId, default: []].append(record) }
+        return chains
+    }
+
+    /// Locks the owner of every presented purchase and decides where each goes.
+    private func decide(_ chains: [String: [TransactionRecord]]) async throws -> [String: OwnershipDecision] {
+        guard !chains.isEmpty else { return [:] }
+        let ids = chains.keys.sorted()
+        try await ownership.ensureRows(ids.map { ($0, chains[$0]![0].environment) }, on: connection)
+        let owners = try await ownership.lockOwners(ids, on: connection)
+        let tokens = Set(chains.values.joined().compactMap(\.appAccountToken))
+        let tokenAccounts = try await accounts.accounts(byAppAccountTokens: Array(tokens), on: connection)
+
+        var decisions: [String: OwnershipDecision] = [:]
+        for id in ids {
+            let owner = owners[id]
+            let tokenAccount = chains[id]!.lazy.compactMap(\.appAccountToken).compactMap { tokenAccounts[$0] }.first
+            var ownerActive = false
+            if rules.policy == .transferIfNoActiveSubscription, let current = owner?.accountId, current != presenter {
+                ownerActive = try await hasActiveSubscription(id, of: current)
+            }
+            decisions[id] = rules.decide(
+                presenter: presenter, owner: owner?.accountId, boundByToken: owner?.boundByToken ?? false,
+                tokenAccount: tokenAccount, userInitiated: options.userInitiated, ownerHasActiveSubscription: ownerActive)
+        }
+        return decisions
+    }
+
+    private func hasActiveSubscription(_ chain: String, of accountId: UUID) async throws -> Bool {
+        let records = try await transactions.chain(chain, of: accountId, on: connection)
+        let info = try await renewals.renewalInfo(of: accountId, chain: chain, on: connection)
+        let ledger = Ledger(records: records, renewalInfos: info.map { [$0] } ?? [])
+        return entitlements(ledger: ledger, catalog: catalog, at: now)
+            .contains { $0.originalTransactionId == chain && $0.source == .autoRenewable }
+    }
+}

@@ -1,0 +1,92 @@
+import AppStoreVerification
+import AsyncHTTPClient
+import Foundation
+import Logging
+import StoreSyncAPI
+import StoreSyncCore
+
+/// Apple's word on what devices send: StoreKit 2 JWS and legacy receipts, with every
+/// failure turned into a verdict or a problem a client can act on.
+struct VerificationService: Sendable {
+    let verifier: SignedDataVerifier
+    /// The verifyReceipt settings; the product types come from the catalog at each call,
+    /// because a receipt entry does not say what kind of product it is.
+    let receipts: ReceiptVerifierConfiguration
+    let httpClient: HTTPClient
+    let catalog: CatalogService
+    let logger: Logger
+
+    /// Verifies one signed transaction or answers 400 naming the field.
+    func transaction(_ jws: String, field: String) async throws -> TransactionRecord {
+        do {
+            return try await verifier.verifyTransaction(jws).record
+        } catch {
+            throw ProblemError.invalidSignedData("the signed transaction was refused: \(error)", field: field)
+        }
+    }
+
+    /// Verifies a base64 app receipt with Apple's verifyReceipt.
+    func receipt(_ receiptData: String, now: Date) async throws -> [TransactionRecord] {
+        var configuration = receipts
+        configuration.productTypes = catalog.current.products.mapValues(\.type)
+        let verifier = ReceiptVerifier(configuration: configuration, httpClient: httpClient, logger: logger)
+        let result: Result<VerifiedReceipt, ReceiptVerificationError>
+        do {
+            result = .success(try await verifier.verify(receiptData: receiptData, now: now))
+        } catch {
+            result = .failure(error)
+        }
+        switch result {
+        case .success(let receipt):
+            return receipt.records
+        case .failure(.unreachable):
+            throw ProblemError.serviceUnavailable("Apple's verifyReceipt endpoint did not answer; retry later")
+        case .failure(let error):
+            throw ProblemError.receiptRejected("\(error)")
+        }
+    }
+
+    /// Verifies every signed entry of a restore (concurrently, order kept). An entry whose
+    /// fields disagree with its own signed transaction — a cache edited on the device — is
+    /// rejected, and so is one whose signature does not verify.
+    func restoreItems(_ entries: [TransactionRecord]) async -> [SyncItem] {
+        await withTaskGroup(of: (Int, SyncItem).self) { group in
+            for (index, entry) in entries.enumerated() {
+                group.addTask { (index, await item(for: entry, at: index)) }
+            }
+            var items = [SyncItem?](repeating: nil, count: entries.count)
+            for await (index, item) in group { items[index] = item }
+            return items.compactMap { $0 }
+        }
+    }
+
+    private func item(for entry: TransactionRecord, at index: Int) async -> SyncItem {
+        guard let jws = entry.signedTransaction else { return .unsigned(entry, entry: index) }
+        do {
+            let record = try await verifier.verifyTransaction(jws).record
+            guard record.transactionId == entry.transactionId,
+                record.originalTransactionId == entry.originalTransactionId,
+                record.productId == entry.productId
+            else {
+                return .rejected(entry, entry: index, reason: "the entry does not match its own signed transaction")
+            }
+            return .verified(record, entry: index)
+        } catch {
+            return .rejected(entry, entry: index, reason: "the signed transaction was refused: \(error)")
+        }
+    }
+
+    /// Verifies a version kept for an unclaimed purchase again; a version that no longer
+    /// verifies (trusted roots changed) is dropped and logged.
+    func unclaimed(_ kind: UnclaimedKind, _ payload: String) async -> UnclaimedVersion? {
+        do {
+            switch kind {
+            case .transaction: return .transaction(try await verifier.verifyTransaction(payload).record)
+            case .renewalInfo: return .renewalInfo(try await verifier.verifyRenewalInfo(payload).renewalInfo)
+            }
+        } catch {
+            logger.warning("an unclaimed signed version no longer verifies", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Logging
+import PostgresLibPQ
+import StoreSyncServer
+
+/// Applies the schema migrations and exits.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Apply the SQL migrations in Schema/ to the database.",
+        discussion: "Uses DATABASE_URL, or the embedded cluster under STORESYNC_DATA_DIR when it is unset."
+    )
+
+    func run() async throws {
+        let settings = try ServerConfiguration.fromEnvironment()
+        let logger = ProcessLogging.makeLogger(level: settings.logLevel)
+        let schema: SchemaLocation
+        do {
+            schema = try SchemaLocation.resolve(configured: settings.schemaDirectory)
+        } catch {
+            throw StartupFailure.exit("\(error)")
+        }
+        let database = try await DatabaseRuntime.start(for: settings, logger: logger)
+        let pool = ConnectionPool(configuration: database.configuration, size: 1, logger: logger)
+        do {
+            let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
+            print(applied.isEmpty ? "storesync: the schema is up to date" : "storesync: applied \(applied.joined(separator: ", "))")
+            await pool.shutdown()
+            await database.stop(logger: logger)
+        } catch {
+            await pool.shutdown()
+            await database.stop(logger: logger)
+            throw StartupFailure.exit("migration failed: \(error)")
+        }
+    }
+}
