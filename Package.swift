@@ -217,6 +217,7 @@ let package = Package(
         .testTarget(
             name: "StoreSyncServerTests",
             dependencies: [
+                "AppStorePayloads",
                 "StoreSyncServer",
                 "StoreSyncTesting",
                 "StoreSyncAPI",

@@ -8,8 +8,12 @@ public struct ProblemError: Error, HTTPResponseError, Sendable {
     public let problem: Problem
     public let headers: HTTPFields
 
-    init(_ type: ProblemType, status: HTTPResponse.Status, detail: String? = nil, field: String? = nil, headers: HTTPFields = [:]) {
-        problem = Problem(type, status: status.code, detail: detail, field: field)
+    /// A problem of `type`, answered with the type's own status unless `status` overrides it.
+    init(
+        _ type: ProblemType, status: HTTPResponse.Status? = nil, detail: String? = nil, field: String? = nil,
+        headers: HTTPFields = [:]
+    ) {
+        problem = Problem(type, status: status?.code ?? type.status, detail: detail, field: field)
         self.headers = headers
     }
 
@@ -26,11 +30,11 @@ public struct ProblemError: Error, HTTPResponseError, Sendable {
 
 extension ProblemError {
     static func invalidRequest(_ detail: String, field: String? = nil) -> ProblemError {
-        ProblemError(.invalidRequest, status: .badRequest, detail: detail, field: field)
+        ProblemError(.invalidRequest, detail: detail, field: field)
     }
 
     static func malformedJSON(_ detail: String, field: String? = nil) -> ProblemError {
-        ProblemError(.malformedJSON, status: .badRequest, detail: detail, field: field)
+        ProblemError(.malformedJSON, detail: detail, field: field)
     }
 
     static func unsupportedMediaType(_ received: String?) -> ProblemError {
@@ -40,27 +44,27 @@ extension ProblemError {
     }
 
     static func payloadTooLarge(limit: Int) -> ProblemError {
-        ProblemError(.payloadTooLarge, status: .contentTooLarge, detail: "the body exceeds \(limit) bytes")
+        ProblemError(.payloadTooLarge, detail: "the body exceeds \(limit) bytes")
     }
 
     static func unauthorized(_ detail: String = "a valid bearer token is required") -> ProblemError {
-        ProblemError(.unauthorized, status: .unauthorized, detail: detail, headers: [.wwwAuthenticate: "Bearer"])
+        ProblemError(.unauthorized, detail: detail, headers: [.wwwAuthenticate: "Bearer"])
     }
 
     static func notFound(_ detail: String = "no such resource") -> ProblemError {
-        ProblemError(.notFound, status: .notFound, detail: detail)
+        ProblemError(.notFound, detail: detail)
     }
 
     static func emailTaken() -> ProblemError {
-        ProblemError(.emailTaken, status: .conflict, detail: "an account with this email exists", field: "email")
+        ProblemError(.emailTaken, detail: "an account with this email exists", field: "email")
     }
 
     static func weakPassword(_ detail: String) -> ProblemError {
-        ProblemError(.weakPassword, status: .badRequest, detail: detail, field: "password")
+        ProblemError(.weakPassword, detail: detail, field: "password")
     }
 
     static func invalidCredentials() -> ProblemError {
-        ProblemError(.invalidCredentials, status: .unauthorized, detail: "email or password is wrong")
+        ProblemError(.invalidCredentials, detail: "email or password is wrong")
     }
 
     static func rateLimited(retryAfterSeconds: Int) -> ProblemError {
@@ -70,22 +74,22 @@ extension ProblemError {
     }
 
     static func ownedByOtherAccount(_ detail: String) -> ProblemError {
-        ProblemError(.ownedByOtherAccount, status: .conflict, detail: detail)
+        ProblemError(.ownedByOtherAccount, detail: detail)
     }
 
     static func invalidSignedData(_ detail: String, field: String) -> ProblemError {
-        ProblemError(.invalidSignedData, status: .badRequest, detail: detail, field: field)
+        ProblemError(.invalidSignedData, detail: detail, field: field)
     }
 
     static func receiptRejected(_ detail: String) -> ProblemError {
-        ProblemError(.receiptRejected, status: .badRequest, detail: detail, field: "receipt")
+        ProblemError(.receiptRejected, detail: detail, field: "receipt")
     }
 
     static func serviceUnavailable(_ detail: String) -> ProblemError {
-        ProblemError(.serviceUnavailable, status: .serviceUnavailable, detail: detail, headers: [.retryAfter: "1"])
+        ProblemError(.serviceUnavailable, detail: detail, headers: [.retryAfter: "1"])
     }
 
     static func `internal`() -> ProblemError {
-        ProblemError(.internal, status: .internalServerError, detail: "an unexpected error; it has been logged")
+        ProblemError(.internal, detail: "an unexpected error; it has been logged")
     }
 }
