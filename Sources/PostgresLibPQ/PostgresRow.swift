@@ -42,6 +42,39 @@ public struct PostgresRow: Sendable {
         return (repeat try next((each T).self))
     }
 
+    /// Decodes consecutive columns beginning at `offset` into a tuple, for rows that carry a
+    /// record and more columns beside it (the rest is left to other decodes).
+    ///
+    /// - Parameters:
+    ///   - types: The Swift type of each column, for example `(UUID, String, Date?).self`.
+    ///   - offset: The zero-based index of the first column.
+    ///   - file: The caller's file, named in errors.
+    ///   - line: The caller's line, named in errors.
+    /// - Returns: The decoded values.
+    /// - Throws: ``PostgresDecodingError`` naming the first column that did not decode, or a row
+    ///   with too few columns.
+    public func decode<each T: PostgresDecodable>(
+        _ types: (repeat each T).Type,
+        startingAt offset: Int,
+        file: String = #fileID,
+        line: Int = #line
+    ) throws -> (repeat each T) {
+        var expected = 0
+        for _ in repeat (each T).self { expected += 1 }
+        guard offset >= 0, offset + expected <= storage.columnNames.count else {
+            throw PostgresDecodingError(
+                reason: .columnCountMismatch(expected: offset + expected, actual: storage.columnNames.count),
+                columnName: "", columnIndex: -1, targetType: "\(types)", postgresType: nil, file: file, line: line
+            )
+        }
+        var column = offset
+        func next<Value: PostgresDecodable>(_ type: Value.Type) throws -> Value {
+            defer { column += 1 }
+            return try decodeColumn(at: column, as: type, file: file, line: line)
+        }
+        return (repeat try next((each T).self))
+    }
+
     /// Decodes the column with the given name.
     ///
     /// - Parameters:

@@ -90,7 +90,7 @@ public final class TestServer: Sendable {
         configuration.passwordHashCost = 4
         configuration.databasePoolSize = 4
         configuration.schemaDirectory = TestDatabase.schemaDirectory.path
-        configuration.logLevel = .warning
+        configuration.logLevel = .error
         configure(&configuration)
         try configuration.validate()
 

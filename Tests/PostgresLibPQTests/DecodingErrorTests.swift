@@ -62,3 +62,17 @@ import Testing
         }
     }
 }
+
+@Suite struct PrefixDecodingTests {
+    @Test func decodingFromAnOffsetReadsOnlyThoseColumnsAndRefusesTooFew() async throws {
+        try await TestCluster.withPool { pool in
+            let row = try await pool.withConnection { connection in
+                try await connection.query("SELECT 1::int8 AS a, 'x'::text AS b, true AS c").first!
+            }
+            let (b, c) = try row.decode((String, Bool).self, startingAt: 1)
+            #expect(b == "x")
+            #expect(c)
+            #expect(throws: PostgresDecodingError.self) { try row.decode((Bool, Bool).self, startingAt: 2) }
+        }
+    }
+}

@@ -24,7 +24,7 @@ enum TransactionRow {
         verified_at timestamptz, signed_transaction text
         """
 
-    /// Decodes a row selected with ``columns``.
+    /// Decodes a row whose first columns are ``columns`` (more may follow).
     static func record(_ row: PostgresRow) throws -> TransactionRecord {
         let (
             transactionId, originalTransactionId, productId, productType, purchaseDate, originalPurchaseDate,
@@ -32,7 +32,7 @@ enum TransactionRow {
             appAccountToken, quantity, signedDate, subscriptionGroupId, evidenceKind, verifiedAt
         ) = try row.decode(
             (String, String, String, String, Date, Date, Date?, Date?, Int?, Bool, String, String,
-             UUID?, Int, Date, String?, String, Date?).self)
+             UUID?, Int, Date, String?, String, Date?).self, startingAt: 0)
         return TransactionRecord(
             transactionId: transactionId,
             originalTransactionId: originalTransactionId,

@@ -1,0 +1,62 @@
+import Foundation
+import StoreSyncAPI
+import StoreSyncCore
+import StoreSyncServer
+import StoreSyncTesting
+import Testing
+
+@Suite struct CatalogTests {
+    @Test func theCatalogLoadedAtStartIsServed() async throws {
+        try await withServer { server in
+            let catalog = try await server.send("GET", "/v1/catalog").decode(CatalogResponse.self)
+            #expect(catalog.products.map(\.productId) == TestCatalog.products.map(\.productId).sorted())
+        }
+    }
+
+    @Test func aPurchaseOfAnUnknownProductGrantsOnceTheProductIsDefinedWithoutResending() async throws {
+        try await withServer { server in
+            let account = try await server.signUp()
+            let purchase = TestPurchases.record("com.example.storesync.new-pack", purchased: server.clock.now())
+            let response = try await server.buy(purchase, token: account.token)
+            #expect(response.verdicts.map(\.verdict) == [.accepted])
+            #expect(response.snapshot.entitlements.isEmpty)
+            let etag = try #require(try await server.send("GET", "/v1/entitlements", token: account.token).header("ETag"))
+
+            let defined = try await server.send(
+                "PUT", "/v1/admin/catalog/products/com.example.storesync.new-pack", token: server.adminKey,
+                json: ProductDefinition(type: .nonConsumable, entitlements: ["pack"]))
+            #expect(defined.status == 200)
+            let after = try await server.send("GET", "/v1/entitlements", token: account.token, headers: ["If-None-Match": etag])
+            #expect(after.status == 200)
+            #expect(try after.decode(Snapshot.self).entitlements.map(\.entitlementId) == ["pack"])
+        }
+    }
+
+    @Test(arguments: [
+        ProductDefinition(type: .nonRenewing, entitlements: ["season"]),
+        ProductDefinition(type: .nonConsumable, entitlements: ["premium"], durationSeconds: 60),
+        ProductDefinition(type: .nonConsumable, entitlements: ["", "x"]),
+        ProductDefinition(type: .nonConsumable, entitlements: ["a", "a"]),
+        ProductDefinition(productId: "other", type: .nonConsumable, entitlements: ["premium"]),
+        ProductDefinition(type: .nonConsumable, entitlements: ["premium"], gracePeriodSeconds: 10),
+    ])
+    func invalidDefinitionsAreRefusedAndChangeNothing(_ definition: ProductDefinition) async throws {
+        try await withServer { server in
+            let before = try await server.count("products")
+            let response = try await server.send(
+                "PUT", "/v1/admin/catalog/products/com.example.new", token: server.adminKey, json: definition)
+            #expect(response.status == 400)
+            #expect(try await server.count("products") == before)
+        }
+    }
+
+    @Test func definingAProductNeedsTheAdminKey() async throws {
+        try await withServer { server in
+            let account = try await server.signUp()
+            let response = try await server.send(
+                "PUT", "/v1/admin/catalog/products/com.example.new", token: account.token,
+                json: ProductDefinition(type: .nonConsumable, entitlements: ["premium"]))
+            #expect(response.status == 401)
+        }
+    }
+}
