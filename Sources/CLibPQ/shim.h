@@ -26,6 +26,13 @@ static const int CLibPQ_PG_DIAG_COLUMN_NAME = 'c';
 ///
 /// An idle connection the server closed (pg_terminate_backend, shutdown) has its
 /// final error message and EOF waiting here; a healthy idle connection has nothing.
+/// Drops server notices (NOTICE, WARNING of `CREATE ... IF NOT EXISTS` and friends): libpq's
+/// default prints them to stderr, which no server should do behind its logger's back.
+static inline void CLibPQ_discardNotice(void *argument, const char *message) {
+    (void)argument;
+    (void)message;
+}
+
 static inline int CLibPQ_socketHasPendingInput(int socket) {
     struct pollfd descriptor;
     descriptor.fd = socket;

@@ -34,6 +34,7 @@ final class LibPQHandle {
         guard PQstatus(pointer) == CONNECTION_OK else {
             throw PostgresError.client(.connectionFailed, handle.errorMessage)
         }
+        PQsetNoticeProcessor(pointer, CLibPQ_discardNotice, nil)
         return handle
     }
 
