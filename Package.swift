@@ -203,6 +203,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "AppStorePayloadsTests",
+            dependencies: ["AppStorePayloads", "StoreSyncCore", "StoreSyncTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "AppStoreVerificationTests",
             dependencies: [
                 "AppStoreVerification",
@@ -232,7 +237,7 @@ let package = Package(
         ),
         .testTarget(
             name: "storesyncTests",
-            dependencies: ["storesync", "StoreSyncTesting"],
+            dependencies: ["storesync", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,35 @@
+import AppStorePayloads
+import Foundation
+import StoreSyncCore
+import StoreSyncTesting
+import Testing
+
+@Suite struct UnverifiedJWSTests {
+    @Test func aSignedTransactionReadsBackIntoTheRecordItWasMadeFrom() throws {
+        let signer = AppStoreTestSigner(pki: try TestPKI.make())
+        let now = Date().roundedToMilliseconds
+        let record = TransactionRecord(
+            transactionId: "1000000001", originalTransactionId: "1000000000", productId: "com.example.monthly",
+            productType: .autoRenewable, purchaseDate: now, originalPurchaseDate: now.addingTimeInterval(-86_400),
+            expiresDate: now.addingTimeInterval(30 * 86_400), ownershipType: .familyShared, environment: .sandbox,
+            appAccountToken: UUID(), signedDate: now, subscriptionGroupId: "group", evidence: .jws)
+        let jws = signer.signTransaction(record)
+
+        var read = try UnverifiedJWS.transaction(jws)
+        #expect(read.signedTransaction == jws)
+        read.signedTransaction = nil
+        #expect(read == record)
+    }
+
+    @Test(arguments: ["", "a.b", "a.b.c", "not base64!.eyJ9.c", "x.eyJ0cmFuc2FjdGlvbklkIjogMX0.y"])
+    func textThatIsNotASignedTransactionIsATypedError(_ text: String) {
+        #expect(throws: PayloadError.self) { try UnverifiedJWS.transaction(text) }
+    }
+
+    @Test func anUnknownProductTypeIsNamed() throws {
+        let signer = AppStoreTestSigner(pki: try TestPKI.make())
+        let payload = Data(#"{"transactionId":"1","originalTransactionId":"1","productId":"p","type":"Gadget","purchaseDate":1,"signedDate":1,"bundleId":"b"}"#.utf8)
+        let jws = signer.sign(payload: payload)
+        #expect(throws: PayloadError.unsupportedProductType("Gadget")) { try UnverifiedJWS.transaction(jws) }
+    }
+}

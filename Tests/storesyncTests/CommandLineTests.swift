@@ -1,0 +1,71 @@
+import Crypto
+import Foundation
+import Testing
+
+@Suite struct CommandLineTests {
+    private let minimal = ["STORESYNC_BUNDLE_ID": "com.example.storesync", "STORESYNC_ENVIRONMENT": "Sandbox"]
+
+    @Test func keygenPrintsAnEd25519KeyPairThatBelongsTogether() throws {
+        let outcome = try StoreSyncBinary.run(["keygen"])
+        #expect(outcome.status == 0)
+        let lines = outcome.standardOutput.split(separator: "\n")
+        let privateLine = try #require(lines.first { $0.hasPrefix("STORESYNC_SIGNING_KEY=") })
+        let privateKey = try Curve25519.Signing.PrivateKey(
+            rawRepresentation: try #require(Data(base64Encoded: String(privateLine.dropFirst("STORESYNC_SIGNING_KEY=".count)))))
+        #expect(outcome.standardOutput.contains(privateKey.publicKey.rawRepresentation.base64EncodedString()))
+    }
+
+    @Test(arguments: [
+        ([String: String](), "STORESYNC_ENVIRONMENT"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox"], "STORESYNC_BUNDLE_ID"),
+        (["STORESYNC_ENVIRONMENT": "Staging", "STORESYNC_BUNDLE_ID": "x"], "STORESYNC_ENVIRONMENT"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "HTTP_PORT": "eighty"], "HTTP_PORT"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_TRANSFER_POLICY": "steal"], "STORESYNC_TRANSFER_POLICY"),
+        (["STORESYNC_ENVIRONMENT": "Production", "STORESYNC_BUNDLE_ID": "x"], "STORESYNC_APP_APPLE_ID"),
+        (["STORESYNC_ENVIRONMENT": "Production", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_APP_APPLE_ID": "12"], "STORESYNC_SIGNING_KEY"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_SIGNING_KEY": "AAAA"], "STORESYNC_SIGNING_KEY"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_ALLOW_UNVERIFIED": "maybe"], "STORESYNC_ALLOW_UNVERIFIED"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_SCHEMA_DIR": "/nonexistent"], "STORESYNC_SCHEMA_DIR"),
+    ])
+    func aMissingOrInvalidSettingStopsStartUpWithOneLineNamingIt(environment: [String: String], setting: String) throws {
+        let outcome = try StoreSyncBinary.run(["serve"], environment: environment, directory: try StoreSyncBinary.temporaryDirectory())
+        #expect(outcome.status == 2)
+        let lines = outcome.standardError.split(separator: "\n").filter { $0.hasPrefix("storesync:") }
+        #expect(lines.count == 1, "\(outcome.standardError)")
+        #expect(lines.first?.contains(setting) == true, "\(outcome.standardError)")
+    }
+
+    @Test func productionRefusesTheDevelopmentSwitch() throws {
+        let key = Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString()
+        let outcome = try StoreSyncBinary.run(["serve"], environment: [
+            "STORESYNC_ENVIRONMENT": "Production", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_APP_APPLE_ID": "12",
+            "STORESYNC_SIGNING_KEY": key, "STORESYNC_ALLOW_UNVERIFIED": "true",
+        ])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.contains("STORESYNC_ALLOW_UNVERIFIED"))
+    }
+
+    @Test func serveHelpListsEverySetting() throws {
+        let outcome = try StoreSyncBinary.run(["serve", "--help"])
+        #expect(outcome.status == 0)
+        for name in [
+            "HTTP_HOST", "HTTP_PORT", "DATABASE_URL", "STORESYNC_BUNDLE_ID", "STORESYNC_APP_APPLE_ID", "STORESYNC_ENVIRONMENT",
+            "STORESYNC_TRUSTED_ROOTS", "STORESYNC_ADMIN_API_KEY", "STORESYNC_SIGNING_KEY", "STORESYNC_TRANSFER_POLICY",
+            "STORESYNC_VERIFY_RECEIPT_URL", "STORESYNC_VERIFY_RECEIPT_SANDBOX_URL", "STORESYNC_SHARED_SECRET",
+            "STORESYNC_CATALOG", "STORESYNC_OFFLINE_GRACE_SECONDS", "STORESYNC_ALLOW_UNVERIFIED",
+        ] {
+            #expect(outcome.standardOutput.contains(name), "\(name) is not listed")
+        }
+    }
+
+    @Test func migrateOnTheEmbeddedDatabaseAppliesOnceThenReportsUpToDate() throws {
+        let directory = try StoreSyncBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try StoreSyncBinary.run(["migrate"], environment: minimal, directory: directory)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("applied 0001_init"))
+        let second = try StoreSyncBinary.run(["migrate"], environment: minimal, directory: directory)
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(second.standardOutput.contains("up to date"))
+    }
+}
