@@ -9,6 +9,7 @@ func buildRouter(
     let router = Router(context: StoreSyncRequestContext.self)
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: RequestIdMiddleware())
+    router.add(middleware: ServerTimingMiddleware())
     router.add(middleware: ProblemMiddleware())
     let limit = configuration.maxBodyBytes
 

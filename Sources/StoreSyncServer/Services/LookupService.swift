@@ -37,12 +37,9 @@ struct LookupService: Sendable {
                 snapshot: cached.snapshot, body: cached.body,
                 etag: Self.etag(version: version, catalogRevision: catalogState.revision))
         }
-        // The version and the ledger are read in one snapshot of the database, so the ETag
-        // always names the data it describes.
-        let loaded = try await pool.withTransaction(isolation: .repeatableRead) { connection -> (Int64, Ledger)? in
-            guard let version = try await accounts.version(accountId, on: connection) else { return nil }
-            return (version, try await transactions.ledger(of: accountId, on: connection))
-        }
+        // One statement reads the version and the ledger from one snapshot of the database, so
+        // the ETag always names the data it describes.
+        let loaded = try await pool.withConnection { try await LookupQuery.run(accountId, on: $0) }
         guard let (current, ledger) = loaded else { return nil }
         let snapshot = try snapshots.snapshot(
             accountId: accountId, version: current, ledger: ledger, catalog: catalogState.catalog, at: now)
