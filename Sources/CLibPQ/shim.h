@@ -22,10 +22,6 @@ static const int CLibPQ_PG_DIAG_CONSTRAINT_NAME = 'n';
 static const int CLibPQ_PG_DIAG_TABLE_NAME = 't';
 static const int CLibPQ_PG_DIAG_COLUMN_NAME = 'c';
 
-/// Whether `socket` has input (or EOF, or an error) waiting, without blocking.
-///
-/// An idle connection the server closed (pg_terminate_backend, shutdown) has its
-/// final error message and EOF waiting here; a healthy idle connection has nothing.
 /// Drops server notices (NOTICE, WARNING of `CREATE ... IF NOT EXISTS` and friends): libpq's
 /// default prints them to stderr, which no server should do behind its logger's back.
 static inline void CLibPQ_discardNotice(void *argument, const char *message) {
@@ -33,6 +29,10 @@ static inline void CLibPQ_discardNotice(void *argument, const char *message) {
     (void)message;
 }
 
+/// Whether `socket` has input (or EOF, or an error) waiting, without blocking.
+///
+/// An idle connection the server closed (pg_terminate_backend, shutdown) has its
+/// final error message and EOF waiting here; a healthy idle connection has nothing.
 static inline int CLibPQ_socketHasPendingInput(int socket) {
     struct pollfd descriptor;
     descriptor.fd = socket;
@@ -43,6 +43,20 @@ static inline int CLibPQ_socketHasPendingInput(int socket) {
         return 1;
     }
     return ready > 0 && (descriptor.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+/// Waits up to `milliseconds` for input on `socket`: 1 when there is input (or EOF or an
+/// error), 0 on timeout. A listener waits here so that it can notice a stop request.
+static inline int CLibPQ_waitForInput(int socket, int milliseconds) {
+    struct pollfd descriptor;
+    descriptor.fd = socket;
+    descriptor.events = POLLIN;
+    descriptor.revents = 0;
+    int ready = poll(&descriptor, 1, milliseconds);
+    if (ready < 0) {
+        return errno == EINTR ? 0 : 1;
+    }
+    return ready > 0 ? 1 : 0;
 }
 
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))

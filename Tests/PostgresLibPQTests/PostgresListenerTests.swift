@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import PostgresLibPQ
+import ServiceLifecycle
+import Testing
+
+@Suite struct PostgresListenerTests {
+    /// Collects events from a running listener.
+    private static func next(
+        _ iterator: inout AsyncStream<PostgresListenerEvent>.AsyncIterator, where matches: (PostgresListenerEvent) -> Bool
+    ) async -> PostgresListenerEvent? {
+        while let event = await iterator.next() {
+            if matches(event) { return event }
+        }
+        return nil
+    }
+
+    @Test func notificationsArriveAndAKilledConnectionComesBack() async throws {
+        try await TestCluster.withPool { pool in
+            let listener = try PostgresListener(
+                configuration: pool.configuration, channels: ["storesync_test"], logger: Logger(label: "test"))
+            let running = Task { try await listener.run() }
+            var events = listener.events.makeAsyncIterator()
+            #expect(await Self.next(&events, where: { $0 == .listening }) == .listening)
+
+            try await pool.withConnection { try await $0.execute("SELECT pg_notify('storesync_test', 'hello')") }
+            #expect(await Self.next(&events, where: { if case .notification = $0 { true } else { false } })
+                == .notification(channel: "storesync_test", payload: "hello"))
+
+            try await pool.withConnection { connection in
+                try await connection.execute(
+                    """
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE pid <> pg_backend_pid() AND query LIKE 'LISTEN%'
+                    """)
+            }
+            #expect(await Self.next(&events, where: { $0 == .disconnected }) == .disconnected)
+            #expect(await Self.next(&events, where: { $0 == .listening }) == .listening)
+            try await pool.withConnection { try await $0.execute("SELECT pg_notify('storesync_test', 'again')") }
+            #expect(await Self.next(&events, where: { if case .notification = $0 { true } else { false } })
+                == .notification(channel: "storesync_test", payload: "again"))
+
+            running.cancel()
+            _ = try? await running.value
+        }
+    }
+
+    @Test func channelNamesMustBePlainIdentifiers() {
+        let configuration = PostgresConfiguration(unixSocketDirectory: "/tmp", user: "u", database: "d")
+        #expect(throws: PostgresError.self) {
+            try PostgresListener(configuration: configuration, channels: ["x; DROP TABLE y"], logger: Logger(label: "t"))
+        }
+    }
+}
