@@ -33,13 +33,14 @@ public final class TestServer: Sendable {
 
     private let serviceGroup: ServiceGroup
     private let running: Task<Void, any Error>
-    private let scratch: URL
+    /// Where the first instance keeps its roots and catalog files; `nil` for a second instance.
+    private let scratch: URL?
 
     private init(
         port: Int, pki: TestPKI, signer: AppStoreTestSigner, adminKey: String, signingPublicKey: String,
         clock: TestClock, configuration: ServerConfiguration, database: ConnectionPool,
         databaseConfiguration: PostgresConfiguration, serviceGroup: ServiceGroup, running: Task<Void, any Error>,
-        scratch: URL
+        scratch: URL?
     ) {
         self.port = port
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
@@ -69,6 +70,30 @@ public final class TestServer: Sendable {
         clock: TestClock = TestClock(),
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
+        try await start(catalog: catalog, clock: clock, sharingWith: nil, configure: configure)
+    }
+
+    /// Starts a second instance of a running server: the same database, trusted roots, keys
+    /// and clock, its own port and caches — two instances behind one load balancer.
+    ///
+    /// - Parameter first: The running server to share with.
+    /// - Returns: The second instance; stop it before `first`.
+    public static func secondInstance(of first: TestServer) async throws -> TestServer {
+        try await start(catalog: [], clock: first.clock, sharingWith: first) { _ in }
+    }
+
+    private static func start(
+        catalog: [CatalogProduct], clock: TestClock, sharingWith first: TestServer?,
+        configure: @Sendable (inout ServerConfiguration) -> Void
+    ) async throws -> TestServer {
+        if let first {
+            var configuration = first.configuration
+            configuration.catalogPath = nil
+            return try await launch(
+                configuration: configuration, database: first.databaseConfiguration, pki: first.pki,
+                signer: first.signer, adminKey: first.adminKey, signingPublicKey: first.signingPublicKey, clock: clock,
+                scratch: nil)
+        }
         let pki = try TestPKI.make()
         let signer = AppStoreTestSigner(pki: pki)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storesync-server-\(UUID().uuidString)")
@@ -95,6 +120,15 @@ public final class TestServer: Sendable {
         try configuration.validate()
 
         let databaseConfiguration = try await TestDatabase.makeDatabase(migrationsDirectory: TestDatabase.schemaDirectory)
+        return try await launch(
+            configuration: configuration, database: databaseConfiguration, pki: pki, signer: signer, adminKey: adminKey,
+            signingPublicKey: signingKey.publicKey.rawRepresentation.base64EncodedString(), clock: clock, scratch: scratch)
+    }
+
+    private static func launch(
+        configuration: ServerConfiguration, database databaseConfiguration: PostgresConfiguration, pki: TestPKI,
+        signer: AppStoreTestSigner, adminKey: String, signingPublicKey: String, clock: TestClock, scratch: URL?
+    ) async throws -> TestServer {
         var logger = Logger(label: "storesync.test-server")
         logger.logLevel = configuration.logLevel
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -113,8 +147,7 @@ public final class TestServer: Sendable {
         }
         let database = ConnectionPool(configuration: databaseConfiguration, size: 2, logger: logger)
         return TestServer(
-            port: port, pki: pki, signer: signer, adminKey: adminKey,
-            signingPublicKey: signingKey.publicKey.rawRepresentation.base64EncodedString(), clock: clock,
+            port: port, pki: pki, signer: signer, adminKey: adminKey, signingPublicKey: signingPublicKey, clock: clock,
             configuration: configuration, database: database, databaseConfiguration: databaseConfiguration,
             serviceGroup: serviceGroup, running: running, scratch: scratch)
     }
@@ -124,7 +157,7 @@ public final class TestServer: Sendable {
         await serviceGroup.triggerGracefulShutdown()
         _ = try? await running.value
         await database.shutdown()
-        try? FileManager.default.removeItem(at: scratch)
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
     }
 }
 

@@ -38,7 +38,7 @@ import Testing
             configuration: PostgresConfiguration(unixSocketDirectory: "/nonexistent", user: "nobody", database: "none"),
             logger: Logger(label: "test"))
         let dependencies = try AppDependencies(
-            configuration: configuration, pool: pool, logger: Logger(label: "test"), now: Date.init)
+            configuration: configuration, pool: pool, feed: nil, logger: Logger(label: "test"), now: Date.init)
         let router = buildRouter(dependencies: dependencies, configuration: configuration, metrics: PrometheusCollectorRegistry())
         let registered = Set(router.routes.map { "\($0.method) \($0.path)" })
         let documented = Self.documentedOperations(String(decoding: OpenAPIDocument.data, as: UTF8.self))

@@ -35,7 +35,8 @@ public func buildApplication(
     }()
     let pool = ConnectionPool(configuration: database, size: configuration.databasePoolSize, logger: logger)
     let schema = try SchemaLocation.resolve(configured: configuration.schemaDirectory)
-    let dependencies = try AppDependencies(configuration: configuration, pool: pool, logger: logger, now: now)
+    let feed = try ChangeFeed(database: database, logger: logger)
+    let dependencies = try AppDependencies(configuration: configuration, pool: pool, feed: feed, logger: logger, now: now)
     let router = buildRouter(dependencies: dependencies, configuration: configuration, metrics: metrics)
 
     let host = configuration.httpHost
@@ -49,7 +50,7 @@ public func buildApplication(
         },
         logger: logger
     )
-    app.addServices(pool, PoolMetricsService(pool: pool))
+    app.addServices(pool, feed.listener, feed, PoolMetricsService(pool: pool))
     app.beforeServerStarts {
         let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
@@ -72,7 +73,10 @@ struct AppDependencies: Sendable {
     let lookups: LookupService
     let notifications: NotificationService
 
-    init(configuration: ServerConfiguration, pool: ConnectionPool, logger: Logger, now: @escaping @Sendable () -> Date) throws {
+    init(
+        configuration: ServerConfiguration, pool: ConnectionPool, feed: ChangeFeed?, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) throws {
         let verifier = SignedDataVerifier(configuration: try Self.verifierConfiguration(configuration), logger: logger)
         let receipts = ReceiptVerifierConfiguration(
             bundleId: configuration.bundleId, productionURL: configuration.verifyReceiptURL,
@@ -85,12 +89,15 @@ struct AppDependencies: Sendable {
         }
         self.pool = pool
         snapshots = SnapshotService(
-            signer: signer, offlineGraceSeconds: configuration.offlineGraceSeconds,
-            cacheEnabled: configuration.snapshotCacheEnabled)
+            signer: signer, offlineGraceSeconds: configuration.offlineGraceSeconds, feed: feed,
+            capacity: configuration.snapshotCacheEnabled ? configuration.snapshotCacheEntries : 0)
         catalog = CatalogService(pool: pool, logger: logger)
+        let sessionCache = SessionCache(feed: feed)
         accounts = AccountService(
             pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost),
-            throttle: LoginThrottle(limits: configuration.loginLimits), now: now, logger: logger)
+            throttle: LoginThrottle(limits: configuration.loginLimits), sessionCache: sessionCache, now: now,
+            logger: logger)
+        feed?.attach(ChangeFeed.Subscribers(snapshots: snapshots, sessions: sessionCache, catalog: catalog))
         let verification = VerificationService(
             verifier: verifier, receipts: receipts, httpClient: .shared, catalog: catalog, logger: logger)
         sync = PurchaseSyncService(

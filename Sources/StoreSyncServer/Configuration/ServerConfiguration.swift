@@ -34,6 +34,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes = 16 * 1024 * 1024
     /// Off only to measure the uncached lookup path.
     public var snapshotCacheEnabled = true
+    /// The most accounts whose snapshot is cached (about 1–2 KB each).
+    public var snapshotCacheEntries = 50_000
     /// bcrypt's work factor for new password hashes.
     public var passwordHashCost: UInt8 = 12
     /// The most entries one restore may carry.

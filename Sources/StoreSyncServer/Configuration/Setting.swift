@@ -63,6 +63,9 @@ extension Setting {
     static let snapshotCache = Setting(
         "storesync.snapshotCache", "STORESYNC_SNAPSHOT_CACHE",
         "cache signed snapshots by account version (default true; false only to measure)")
+    static let snapshotCacheEntries = Setting(
+        "storesync.snapshotCacheEntries", "STORESYNC_SNAPSHOT_CACHE_ENTRIES",
+        "most accounts whose signed snapshot is cached (default 50000, ~1-2 KB each)")
     static let bcryptCost = Setting(
         "storesync.bcryptCost", "STORESYNC_BCRYPT_COST", "bcrypt work factor for passwords (default 12)")
     static let maxRestoreEntries = Setting(
@@ -74,6 +77,7 @@ extension Setting {
         .httpHost, .httpPort, .databaseURL, .databasePoolSize, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
-        .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCache, .logLevel,
+        .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCache, .snapshotCacheEntries,
+        .logLevel,
     ]
 }

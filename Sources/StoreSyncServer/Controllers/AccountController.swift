@@ -28,7 +28,7 @@ struct AccountController {
     }
 
     @Sendable func signOut(_ request: Request, context: DeviceRequestContext) async throws -> HTTPResponse.Status {
-        try await accounts.signOut(context.device)
+        try await accounts.signOut(context.device, token: request.bearerToken)
         return .noContent
     }
 }

@@ -16,10 +16,9 @@ struct LookupService: Sendable {
     private let ownership = OwnershipRepository()
     private let events = EventRepository()
 
-    /// A signed snapshot, its encoded body and its ETag (the account version and the catalog
-    /// revision: either changing changes what the account is entitled to).
+    /// A snapshot's encoded body and its ETag (the account version and the catalog revision:
+    /// either changing changes what the account is entitled to).
     struct SnapshotResponse: Sendable {
-        let snapshot: Snapshot
         let body: Data
         let etag: String
     }
@@ -29,13 +28,9 @@ struct LookupService: Sendable {
     func snapshot(of accountId: UUID) async throws -> SnapshotResponse? {
         let catalogState = catalog.currentState
         let now = now()
-        guard let version = try await pool.withConnection({ try await accounts.version(accountId, on: $0) }) else {
-            return nil
-        }
-        if let cached = snapshots.cached(accountId: accountId, version: version, catalogRevision: catalogState.revision, at: now) {
+        if let cached = snapshots.cached(accountId: accountId, catalogRevision: catalogState.revision, at: now) {
             return SnapshotResponse(
-                snapshot: cached.snapshot, body: cached.body,
-                etag: Self.etag(version: version, catalogRevision: catalogState.revision))
+                body: cached.body, etag: Self.etag(version: cached.version, catalogRevision: catalogState.revision))
         }
         // One statement reads the version and the ledger from one snapshot of the database, so
         // the ETag always names the data it describes.
@@ -44,9 +39,8 @@ struct LookupService: Sendable {
         let snapshot = try snapshots.snapshot(
             accountId: accountId, version: current, ledger: ledger, catalog: catalogState.catalog, at: now)
         let body = try StoreSyncJSON.makeEncoder().encode(snapshot)
-        snapshots.store(snapshot, body: body, catalogRevision: catalogState.revision)
-        return SnapshotResponse(
-            snapshot: snapshot, body: body, etag: Self.etag(version: current, catalogRevision: catalogState.revision))
+        snapshots.store(snapshot, body: body, catalogRevision: catalogState.revision, at: now)
+        return SnapshotResponse(body: body, etag: Self.etag(version: current, catalogRevision: catalogState.revision))
     }
 
     /// The snapshot of the account a StoreKit 2 appAccountToken names.

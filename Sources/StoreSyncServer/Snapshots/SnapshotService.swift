@@ -3,31 +3,63 @@ import NIOConcurrencyHelpers
 import StoreSyncAPI
 import StoreSyncCore
 
-/// Builds signed entitlement snapshots, and keeps the last one per account so an account
-/// whose data did not change is answered without recomputing or re-signing.
+/// Builds signed entitlement snapshots, and keeps the encoded body of the last one per
+/// account so an account whose data did not change is answered without a database read,
+/// a derivation or a signature.
+///
+/// The cache answers only while the change feed is live: every version bump on any instance
+/// arrives as a notification and evicts the account. A notification may overtake a slow read
+/// of the older version, so an evicted account leaves a tombstone with the version it reached,
+/// and an older snapshot is never stored over it. Entries are trusted for at most
+/// ``maxAge`` whatever happens, which bounds the damage of anything missed.
 final class SnapshotService: Sendable {
-    private let signer: SnapshotSigner
-    private let offlineGrace: TimeInterval
-    private let cacheEnabled: Bool
-    /// A cached snapshot is re-signed once this share of the offline grace has passed, so a
-    /// device always receives most of the grace.
-    private let refreshAfter: TimeInterval
-    private let cache = NIOLockedValueBox<[UUID: CachedSnapshot]>([:])
-    /// Bounds the cache's memory; beyond it an arbitrary entry makes room.
-    private let maxEntries = 20_000
-
+    /// What the cache keeps of a snapshot: its body, and what decides whether it still holds.
     struct CachedSnapshot: Sendable {
+        let accountId: UUID
         let version: Int64
         let catalogRevision: String
-        let snapshot: Snapshot
+        let generatedAt: Date
+        let validUntil: Date
+        let storedAt: Date
         let body: Data
     }
 
-    init(signer: SnapshotSigner, offlineGraceSeconds: Int, cacheEnabled: Bool) {
+    private enum Entry {
+        case snapshot(CachedSnapshot)
+        /// The account changed to this version; no snapshot of an older one may be stored.
+        case evicted(version: Int64, at: Date)
+
+        var version: Int64 {
+            switch self {
+            case .snapshot(let cached): cached.version
+            case .evicted(let version, _): version
+            }
+        }
+    }
+
+    private let signer: SnapshotSigner
+    private let offlineGrace: TimeInterval
+    private let feed: ChangeFeed?
+    private let capacity: Int
+    /// A cached snapshot is re-signed once this share of the offline grace has passed, so a
+    /// device always receives most of the grace.
+    private let refreshAfter: TimeInterval
+    let maxAge: TimeInterval
+    private let entries = NIOLockedValueBox<[UUID: Entry]>([:])
+
+    /// - Parameters:
+    ///   - signer: The server's key.
+    ///   - offlineGraceSeconds: How long devices may trust a snapshot offline.
+    ///   - feed: The change feed; `nil` (or not live) turns the cache off.
+    ///   - capacity: The most accounts kept (bodies are ~1–2 KB each).
+    ///   - maxAge: The longest an entry is trusted.
+    init(signer: SnapshotSigner, offlineGraceSeconds: Int, feed: ChangeFeed?, capacity: Int, maxAge: TimeInterval = 60) {
         self.signer = signer
         offlineGrace = TimeInterval(offlineGraceSeconds)
         refreshAfter = TimeInterval(offlineGraceSeconds) / 10
-        self.cacheEnabled = cacheEnabled
+        self.feed = feed
+        self.capacity = capacity
+        self.maxAge = maxAge
     }
 
     var publicKey: String { signer.publicKey }
@@ -40,43 +72,62 @@ final class SnapshotService: Sendable {
         let granted = entitlements(ledger: ledger, catalog: catalog, at: now)
         let earliestExpiry = granted.compactMap(\.expiresAt).filter { $0 > now }.min()
         let graceEnd = now.addingTimeInterval(offlineGrace)
-        let transactions = ledger.records.map { record in
-            var stripped = record
-            stripped.signedTransaction = nil
-            return stripped
-        }
         let unsigned = Snapshot(
             accountId: accountId, version: version, generatedAt: now,
-            validUntil: min(graceEnd, earliestExpiry ?? graceEnd), entitlements: granted, transactions: transactions,
-            signature: "")
+            validUntil: min(graceEnd, earliestExpiry ?? graceEnd), entitlements: granted,
+            transactions: ledger.records)
         return try signer.sign(unsigned)
     }
 
-    /// The cached snapshot of this account at this version and catalog, if still fresh.
-    func cached(accountId: UUID, version: Int64, catalogRevision: String, at now: Date) -> CachedSnapshot? {
-        guard cacheEnabled else { return nil }
-        guard let entry = cache.withLockedValue({ $0[accountId] }),
-            entry.version == version, entry.catalogRevision == catalogRevision,
-            now.timeIntervalSince(entry.snapshot.generatedAt) < refreshAfter, entry.snapshot.validUntil > now
+    /// The cached snapshot of this account for this catalog, if it may still be served.
+    func cached(accountId: UUID, catalogRevision: String, at now: Date) -> CachedSnapshot? {
+        guard capacity > 0, feed?.isLive == true else { return nil }
+        guard case .snapshot(let cached)? = entries.withLockedValue({ $0[accountId] }),
+            cached.catalogRevision == catalogRevision, now.timeIntervalSince(cached.storedAt) < maxAge,
+            now.timeIntervalSince(cached.generatedAt) < refreshAfter, cached.validUntil > now
         else { return nil }
-        return entry
+        return cached
     }
 
-    /// Remembers a snapshot and its encoded body.
-    func store(_ snapshot: Snapshot, body: Data, catalogRevision: String) {
-        guard cacheEnabled else { return }
-        let entry = CachedSnapshot(version: snapshot.version, catalogRevision: catalogRevision, snapshot: snapshot, body: body)
-        cache.withLockedValue { entries in
-            if let existing = entries[snapshot.accountId], existing.version > entry.version { return }
-            if entries.count >= maxEntries, entries[snapshot.accountId] == nil { entries.remove(at: entries.startIndex) }
-            entries[snapshot.accountId] = entry
+    /// Remembers a snapshot's body, unless the account has since moved past its version.
+    func store(_ snapshot: Snapshot, body: Data, catalogRevision: String, at now: Date) {
+        guard capacity > 0, feed?.isLive == true else { return }
+        let cached = CachedSnapshot(
+            accountId: snapshot.accountId, version: snapshot.version, catalogRevision: catalogRevision,
+            generatedAt: snapshot.generatedAt, validUntil: snapshot.validUntil, storedAt: now, body: body)
+        entries.withLockedValue { entries in
+            if let existing = entries[snapshot.accountId], existing.version > snapshot.version { return }
+            if entries.count >= capacity, entries[snapshot.accountId] == nil { makeRoom(&entries, now: now) }
+            entries[snapshot.accountId] = .snapshot(cached)
         }
     }
 
-    /// Forgets the snapshots of accounts whose data changed.
+    /// Evicts an account whose version changed (to `newVersion`, when known).
+    func invalidate(_ accountId: UUID, newVersion: Int64? = nil, at now: Date = Date()) {
+        entries.withLockedValue { entries in
+            let version = max(newVersion ?? 0, entries[accountId]?.version ?? 0)
+            entries[accountId] = .evicted(version: version, at: now)
+        }
+    }
+
+    /// Evicts the accounts of a change this instance made.
     func invalidate(_ accounts: some Sequence<UUID>) {
-        cache.withLockedValue { entries in
-            for account in accounts { entries[account] = nil }
+        for account in accounts { invalidate(account) }
+    }
+
+    /// Forgets everything: the change feed reconnected or dropped.
+    func invalidateAll() {
+        entries.withLockedValue { $0.removeAll(keepingCapacity: true) }
+    }
+
+    /// Drops tombstones and entries past their age first, then arbitrary entries down to 3/4.
+    private func makeRoom(_ entries: inout [UUID: Entry], now: Date) {
+        entries = entries.filter { _, entry in
+            switch entry {
+            case .snapshot(let cached): now.timeIntervalSince(cached.storedAt) < maxAge
+            case .evicted(_, let at): now.timeIntervalSince(at) < maxAge
+            }
         }
+        while entries.count >= capacity * 3 / 4 { entries.remove(at: entries.startIndex) }
     }
 }

@@ -9,6 +9,7 @@ struct AccountService: Sendable {
     let pool: ConnectionPool
     let hasher: PasswordHasher
     let throttle: LoginThrottle
+    let sessionCache: SessionCache
     let now: @Sendable () -> Date
     let logger: Logger
 
@@ -76,17 +77,23 @@ struct AccountService: Sendable {
             accountId: account.accountId, appAccountToken: account.appAccountToken, token: token.value, deviceId: deviceId)
     }
 
-    /// Signs the device out: its token stops working at once.
-    func signOut(_ device: DeviceIdentity) async throws {
+    /// Signs the device out: its token stops working at once, here and (through the change
+    /// feed) on every other instance.
+    func signOut(_ device: DeviceIdentity, token: String?) async throws {
         try await pool.withConnection { connection in
             try await sessions.delete(accountId: device.accountId, deviceId: device.deviceId, on: connection)
         }
+        if let hash = token.flatMap(BearerToken.hash(of:)) { sessionCache.invalidate(tokenHash: hash) }
     }
 
-    /// The device a bearer token belongs to, if any.
+    /// The device a bearer token belongs to, if any; from the session cache when it may answer.
     func device(forToken token: String) async throws -> DeviceIdentity? {
         guard let hash = BearerToken.hash(of: token) else { return nil }
-        return try await pool.withConnection { try await sessions.device(tokenHash: hash, on: $0) }
+        let now = now()
+        if let cached = sessionCache.device(tokenHash: hash, now: now) { return cached }
+        let device = try await pool.withConnection { try await sessions.device(tokenHash: hash, on: $0) }
+        if let device { sessionCache.store(device, tokenHash: hash, now: now) }
+        return device
     }
 
     private static func validated(deviceName: String?) throws -> String? {

@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import PostgresLibPQ
+import ServiceLifecycle
+
+/// Applies the database's change notifications to this instance's caches, so several server
+/// instances stay correct. While the listener is not connected, nothing may be served from a
+/// cache: a change made meanwhile by another instance would go unnoticed.
+final class ChangeFeed: Service, Sendable {
+    static let accountsChannel = "storesync_accounts"
+    static let sessionsChannel = "storesync_sessions"
+    static let catalogChannel = "storesync_catalog"
+
+    let listener: PostgresListener
+    private let live = NIOLockedValueBox(false)
+    private let logger: Logger
+    /// Set once the caches exist (they need this feed to know whether they may serve).
+    private let subscribers = NIOLockedValueBox<Subscribers?>(nil)
+
+    struct Subscribers: Sendable {
+        let snapshots: SnapshotService
+        let sessions: SessionCache
+        let catalog: CatalogService
+    }
+
+    init(database: PostgresConfiguration, logger: Logger) throws {
+        listener = try PostgresListener(
+            configuration: database, channels: [Self.accountsChannel, Self.sessionsChannel, Self.catalogChannel],
+            logger: logger)
+        self.logger = logger
+    }
+
+    /// Whether notifications are flowing: the only time caches may answer.
+    var isLive: Bool { live.withLockedValue { $0 } }
+
+    func attach(_ subscribers: Subscribers) {
+        self.subscribers.withLockedValue { $0 = subscribers }
+    }
+
+    func run() async throws {
+        // Graceful shutdown stops services in reverse order: this loop must end first, on its
+        // own, or the listener it waits for would never be asked to stop.
+        for await event in listener.events.cancelOnGracefulShutdown() {
+            guard let subscribers = subscribers.withLockedValue({ $0 }) else { continue }
+            switch event {
+            case .listening:
+                // Whatever happened while nobody listened is unknown: start from nothing.
+                subscribers.snapshots.invalidateAll()
+                subscribers.sessions.invalidateAll()
+                do {
+                    try await subscribers.catalog.reload()
+                } catch {
+                    logger.warning("catalog reload after reconnect failed", metadata: ["error": "\(error)"])
+                }
+                live.withLockedValue { $0 = true }
+                logger.debug("change feed live")
+            case .disconnected:
+                live.withLockedValue { $0 = false }
+                subscribers.snapshots.invalidateAll()
+                subscribers.sessions.invalidateAll()
+            case .notification(Self.accountsChannel, let payload):
+                let parts = payload.split(separator: ":")
+                if parts.count == 2, let account = UUID(uuidString: String(parts[0])), let version = Int64(parts[1]) {
+                    subscribers.snapshots.invalidate(account, newVersion: version)
+                }
+            case .notification(Self.sessionsChannel, let payload):
+                if let hash = Data(hexString: payload) { subscribers.sessions.invalidate(tokenHash: hash) }
+            case .notification(Self.catalogChannel, _):
+                do {
+                    try await subscribers.catalog.reload()
+                } catch {
+                    logger.warning("catalog reload after a change failed", metadata: ["error": "\(error)"])
+                }
+            case .notification:
+                continue
+            }
+        }
+    }
+}
+
+extension Data {
+    /// Bytes from lower- or upper-case hex; `nil` for anything else.
+    init?(hexString: String) {
+        let digits = Array(hexString.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        self.init(bytes)
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case 0x30...0x39: digit - 0x30
+        case 0x61...0x66: digit - 0x61 + 10
+        case 0x41...0x46: digit - 0x41 + 10
+        default: nil
+        }
+    }
+}
