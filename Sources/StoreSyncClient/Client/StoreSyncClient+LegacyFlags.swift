@@ -32,11 +32,13 @@ extension StoreSyncClient {
     /// - Throws: ``StoreSyncClientError/storage(_:)`` when the store fails; `defaults` is then
     ///   left unchanged.
     @discardableResult
-    public func importLegacyFlags(from defaults: UserDefaults, productIds: [String], removingImported: Bool = true)
-        throws -> Int
-    {
+    nonisolated(nonsending) public func importLegacyFlags(
+        from defaults: UserDefaults, productIds: [String], removingImported: Bool = true
+    ) async throws -> Int {
+        // `UserDefaults` is not `Sendable` everywhere: it is read and edited on the caller's
+        // executor, and only the product ids cross into the actor.
         let owned = productIds.filter { defaults.bool(forKey: $0) }
-        let added = try importLegacyFlags(Dictionary(owned.map { ($0, true) }, uniquingKeysWith: { first, _ in first }))
+        let added = try await importLegacyFlags(Dictionary(owned.map { ($0, true) }, uniquingKeysWith: { first, _ in first }))
         if removingImported {
             for productId in owned { defaults.removeObject(forKey: productId) }
         }

@@ -76,6 +76,9 @@ struct ServerAPI: Sendable {
     static func error(for response: TransportResponse) -> StoreSyncClientError {
         let problem = try? StoreSyncJSON.makeDecoder().decode(Problem.self, from: response.body)
         switch response.status {
+        case 401 where problem?.problemType == .invalidCredentials:
+            // Wrong email or password is the input's fault, not an expired session.
+            return .invalidInput(problem ?? Problem(.invalidCredentials))
         case 401:
             return .unauthorized
         case 409 where problem?.problemType == .ownedByOtherAccount:
