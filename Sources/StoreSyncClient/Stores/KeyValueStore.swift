@@ -9,7 +9,7 @@ public import Foundation
 /// store — iCloud key-value storage included — can hold them unchanged.
 ///
 /// Provided: ``InMemoryStore`` (tests, previews), ``FileStore`` (one file per key, atomic
-/// replace), ``UserDefaultsStore`` and, on Apple platforms, ``UbiquitousStore`` (iCloud
+/// replace), ``UserDefaultsStore`` and, on Apple platforms, `UbiquitousStore` (iCloud
 /// key-value storage). On iOS, keep the session — it holds the bearer token — in a
 /// Keychain-backed store of your own (pass it as `sessionStore`).
 public protocol KeyValueStore: Sendable {
