@@ -47,9 +47,12 @@ import Testing
             #expect(try await recording.value == .queued, "durably queued: the app may finish the transaction")
             #expect(await device.client.entitlements() == .none)
 
+            #expect(try device.store.keys(withPrefix: "storesync.").contains { $0.hasSuffix(".outbox") })
+
+            // Signing in to the account again sends what it left queued.
             try await device.client.signIn(email: email, password: TestAccount.password)
-            #expect(await device.client.pendingUploads == 1)
-            #expect(await device.client.flush() == FlushOutcome(uploaded: 1, rejected: 0, pending: 0))
+            #expect(await device.client.pendingUploads == 0)
+            #expect(device.transport.requests(to: "/v1/transactions") == 2)
             #expect(await device.client.isEntitled(to: "premium"))
         }
     }

@@ -5,8 +5,8 @@ extension StoreSyncClient {
     /// Creates an account and signs this device in to it.
     ///
     /// Purchases recorded before sign-in are then offered to the new account, and its
-    /// snapshot is fetched; failures of those two steps are retried later and do not fail
-    /// the sign-up.
+    /// snapshot is fetched; failures of those steps are retried later and do not fail the
+    /// sign-up.
     ///
     /// - Parameters:
     ///   - email: The email.
@@ -23,7 +23,9 @@ extension StoreSyncClient {
     /// Signs this device in to an existing account, replacing any account signed in before.
     ///
     /// Purchases recorded before sign-in are offered to the account (a background restore,
-    /// which never takes a purchase away from another account), and its snapshot is fetched.
+    /// which never takes a purchase away from another account), its snapshot is fetched, and
+    /// uploads it queued before an earlier sign-out are retried once due. None of these steps
+    /// fails the sign-in: what fails is retried later.
     ///
     /// - Parameters:
     ///   - email: The email.
@@ -74,6 +76,8 @@ extension StoreSyncClient {
         if let previous, previous.token != session.token { try? await api.signOut(token: previous.token) }
         if isCurrent(ticket) { await offerAnonymousPurchases(ticket: ticket, force: true) }
         if isCurrent(ticket), verifiedSnapshot(in: ticket.partition) == nil { _ = try? await fetchSnapshot(ticket: ticket) }
+        // Purchases this account queued before it last signed out go up now.
+        if isCurrent(ticket) { await flushDueUploads() }
         return session.publicSession
     }
 
