@@ -49,8 +49,8 @@ public final class FileStore: KeyValueStore {
     public func set(_ data: Data?, forKey key: String) throws {
         let destination = try fileURL(forKey: key)
         guard let data else {
-            try POSIXFile.removeFile(destination)
-            try POSIXFile.synchronizeDirectory(directory)
+            // Removing an absent key changes no directory entry: nothing to make durable.
+            if try POSIXFile.removeFile(destination) { try POSIXFile.synchronizeDirectory(directory) }
             return
         }
         try POSIXFile.createDirectory(directory)
@@ -61,7 +61,7 @@ public final class FileStore: KeyValueStore {
         do {
             try POSIXFile.renameFile(temporary, to: destination)
         } catch {
-            try? POSIXFile.removeFile(temporary)
+            _ = try? POSIXFile.removeFile(temporary)
             throw error
         }
         try POSIXFile.synchronizeDirectory(directory)
@@ -85,7 +85,7 @@ public final class FileStore: KeyValueStore {
     private func removeLeftoverTemporaryFiles() {
         guard let names = try? POSIXFile.fileNames(in: directory) else { return }
         for name in names where name.hasPrefix(FileStoreNames.temporaryPrefix) {
-            try? POSIXFile.removeFile(directory.appendingPathComponent(name))
+            _ = try? POSIXFile.removeFile(directory.appendingPathComponent(name))
         }
     }
 }

@@ -66,10 +66,13 @@ enum POSIXFile {
     }
 
     /// Removes a file; one that does not exist is already removed.
-    static func removeFile(_ url: URL) throws(FileStoreError) {
-        guard unlink(url.path) == 0 || errno == ENOENT else {
-            throw .io(operation: "unlink", path: url.path, errno: errno)
-        }
+    ///
+    /// - Returns: Whether a file was there to remove.
+    @discardableResult
+    static func removeFile(_ url: URL) throws(FileStoreError) -> Bool {
+        if unlink(url.path) == 0 { return true }
+        guard errno == ENOENT else { throw .io(operation: "unlink", path: url.path, errno: errno) }
+        return false
     }
 
     /// Makes a completed rename or unlink durable: the directory entry lives in the directory.
