@@ -27,9 +27,18 @@ struct TestDevice {
     }
 }
 
+/// Scratch directories for on-disk caches, all under one directory per test process that is
+/// removed when the process exits.
 enum TestDirectory {
+    private static let root: URL = {
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("storesync-client-tests-\(ProcessInfo.processInfo.processIdentifier)")
+        atexit { try? FileManager.default.removeItem(at: TestDirectory.root) }
+        return root
+    }()
+
     static func make() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("storesync-client-\(UUID().uuidString)")
+        root.appendingPathComponent(UUID().uuidString)
     }
 }
 
