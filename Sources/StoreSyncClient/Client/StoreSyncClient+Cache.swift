@@ -1,0 +1,105 @@
+import Foundation
+import StoreSyncAPI
+import StoreSyncCore
+
+/// Typed access to the partitions. Every read-modify-write here is synchronous, so no other
+/// call of the actor can interleave with it; an item that no longer decodes is discarded and
+/// reported in ``StoreSyncClient/integrityIssues`` rather than trusted or crashed on.
+extension StoreSyncClient {
+    static var decoder: JSONDecoder { StoreSyncJSON.makeDecoder() }
+    static var encoder: JSONEncoder { StoreSyncJSON.makeEncoder() }
+
+    func read<Value: Decodable>(_ type: Value.Type, _ item: CacheItem, in partition: CachePartition) -> Value? {
+        let key = partition.key(item)
+        guard let bytes = readBytes(key) else { return nil }
+        do {
+            return try Self.decoder.decode(Value.self, from: bytes)
+        } catch {
+            discard(key, problem: "does not decode as \(Value.self): \(error)")
+            return nil
+        }
+    }
+
+    func readBytes(_ key: String) -> Data? {
+        do {
+            return try cache.data(forKey: key)
+        } catch {
+            integrityIssues.append(CacheIntegrityIssue(key: key, problem: "unreadable: \(error)", detectedAt: now()))
+            return nil
+        }
+    }
+
+    /// Writes an item; `nil` (and an empty collection, by the callers' choice) removes it.
+    func write<Value: Encodable>(_ value: Value?, _ item: CacheItem, in partition: CachePartition) throws(StoreSyncClientError) {
+        let key = partition.key(item)
+        do {
+            try cache.set(try value.map { try Self.encoder.encode($0) }, forKey: key)
+        } catch {
+            throw .storage("\(key): \(error)")
+        }
+    }
+
+    func discard(_ key: String, problem: String) {
+        try? cache.set(nil, forKey: key)
+        integrityIssues.append(CacheIntegrityIssue(key: key, problem: problem, detectedAt: now()))
+    }
+
+    // MARK: Ledger
+
+    func ledger(in partition: CachePartition) -> Ledger {
+        Ledger(records: read([TransactionRecord].self, .ledger, in: partition) ?? [])
+    }
+
+    func save(_ ledger: Ledger, in partition: CachePartition) throws(StoreSyncClientError) {
+        try write(ledger.records.isEmpty ? nil : ledger.records, .ledger, in: partition)
+    }
+
+    func merge(_ records: [TransactionRecord], into partition: CachePartition) throws(StoreSyncClientError) {
+        guard !records.isEmpty else { return }
+        var ledger = ledger(in: partition)
+        let before = ledger
+        ledger.merge(records)
+        if ledger != before { try save(ledger, in: partition) }
+    }
+
+    // MARK: Outbox
+
+    func outbox(in partition: CachePartition) -> [OutboxEntry] {
+        read([OutboxEntry].self, .outbox, in: partition) ?? []
+    }
+
+    func save(_ outbox: [OutboxEntry], in partition: CachePartition) throws(StoreSyncClientError) {
+        try write(outbox.isEmpty ? nil : outbox, .outbox, in: partition)
+    }
+
+    // MARK: Legacy flags
+
+    func legacyFlags(in partition: CachePartition) -> [String] {
+        read([String].self, .flags, in: partition) ?? []
+    }
+
+    func saveLegacyFlags(_ productIds: [String], in partition: CachePartition) throws(StoreSyncClientError) {
+        try write(productIds.isEmpty ? nil : Array(Set(productIds)).sorted(), .flags, in: partition)
+    }
+
+    // MARK: Session
+
+    func saveSession(_ session: StoredSession?) throws(StoreSyncClientError) {
+        do {
+            try sessionStore.set(try session.map { try Self.encoder.encode($0) }, forKey: CacheKeys.session)
+        } catch {
+            throw .storage("\(CacheKeys.session): \(error)")
+        }
+    }
+
+    /// The device id of an earlier session on this installation, reused so the server keeps
+    /// one device per installation.
+    var savedDeviceId: UUID? {
+        readBytes(CacheKeys.deviceId).flatMap { UUID(uuidString: String(decoding: $0, as: UTF8.self)) }
+    }
+
+    func saveDeviceId(_ deviceId: UUID) {
+        // Only a convenience for the server's device list: a failure here costs nothing else.
+        try? cache.set(Data(deviceId.uuidString.utf8), forKey: CacheKeys.deviceId)
+    }
+}

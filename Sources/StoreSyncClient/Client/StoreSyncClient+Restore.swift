@@ -1,0 +1,108 @@
+import Foundation
+import StoreSyncAPI
+import StoreSyncCore
+
+extension StoreSyncClient {
+    /// Restores purchases: sends the device's ledger and legacy flags, applies the verdicts
+    /// and caches the signed snapshot.
+    ///
+    /// Transactions the server rejected are dropped from the device; those it has not seen a
+    /// verdict for (recorded while the restore was in flight) and those still queued are
+    /// kept. Legacy flags are resolved: confirmed by a verified purchase, or dropped.
+    ///
+    /// - Parameters:
+    ///   - userInitiated: `true` when the user tapped Restore Purchases: only then may the
+    ///     server move a purchase from another account to this one (its transfer policy
+    ///     permitting). Background syncs pass `false`.
+    ///   - dryRun: Ask what would happen — e.g. to warn "this moves your purchase from another
+    ///     account" — without changing anything, on the server or on the device.
+    /// - Returns: The verdicts, the verified snapshot, and what happened to the cache.
+    /// - Throws: ``StoreSyncClientError/notSignedIn``; ``StoreSyncClientError/sessionChanged``
+    ///   when the account signed out or switched meanwhile (nothing written); transport,
+    ///   server and trust errors.
+    public func restore(userInitiated: Bool = true, dryRun: Bool = false) async throws -> RestoreOutcome {
+        let ticket = try requireTicket()
+        if !dryRun {
+            await offerAnonymousPurchases(ticket: ticket, force: true)
+            try ensureCurrent(ticket)
+        }
+        return try await performRestore(from: ticket.partition, ticket: ticket, userInitiated: userInitiated, dryRun: dryRun)
+    }
+
+    /// One restore of a partition's ledger and flags into the ticket's account partition.
+    ///
+    /// - Parameter source: The account's own partition, or the anonymous one when offering
+    ///   purchases made before sign-in; accepted entries then move into the account.
+    func performRestore(from source: CachePartition, ticket: SessionTicket, userInitiated: Bool, dryRun: Bool)
+        async throws(StoreSyncClientError) -> RestoreOutcome
+    {
+        let destination = ticket.partition
+        let sentRecords = ledger(in: source).records
+        let sentFlags = legacyFlags(in: source)
+        let request = RestoreRequest(
+            entries: sentRecords,
+            legacyFlags: sentFlags.isEmpty ? nil : Dictionary(uniqueKeysWithValues: sentFlags.map { ($0, true) }),
+            userInitiated: userInitiated, dryRun: dryRun)
+        let response = try await api.restore(request, token: ticket.token)
+        try ensureCurrent(ticket)
+        try trust(response.snapshot, for: ticket)
+        guard !dryRun else { return RestoreOutcome(verdicts: response.verdicts, snapshot: response.snapshot, isDryRun: true) }
+
+        let matched = VerdictMatching(verdicts: response.verdicts, records: sentRecords, flags: sentFlags)
+        // Re-read: calls that ran while the request was in flight may have added records.
+        var sourceLedger = ledger(in: source)
+        var moved: [TransactionRecord] = []
+        var dropped: [String] = []
+        var delivered: Set<String> = []
+        for (record, verdict) in zip(sentRecords, matched.entryVerdicts) {
+            // A newer version recorded meanwhile was not judged: leave it alone.
+            let unchanged = sourceLedger[record.transactionId] == record
+            switch verdict?.verdict {
+            case .rejected?, .unverifiedClaim?:
+                if unchanged { sourceLedger.remove(transactionId: record.transactionId) }
+                dropped.append(record.transactionId)
+            case .accepted?, .known?, .transferred?, .ownedByOtherAccount?:
+                if verdict?.verdict != .ownedByOtherAccount, let jws = record.signedTransaction { delivered.insert(jws) }
+                if source != destination, unchanged {
+                    sourceLedger.remove(transactionId: record.transactionId)
+                    moved.append(record)
+                }
+            case nil:
+                continue
+            }
+        }
+        if source == destination {
+            sourceLedger.merge(response.snapshot.transactions)
+            try save(sourceLedger, in: destination)
+        } else {
+            try save(sourceLedger, in: source)
+            var destinationLedger = ledger(in: destination)
+            destinationLedger.merge(moved)
+            destinationLedger.merge(response.snapshot.transactions)
+            try save(destinationLedger, in: destination)
+        }
+        removeDelivered(delivered, in: destination)
+        try saveLegacyFlags(legacyFlags(in: source).filter { !sentFlags.contains($0) }, in: source)
+        try keep(response.snapshot, in: destination)
+        return RestoreOutcome(
+            verdicts: response.verdicts, snapshot: response.snapshot, isDryRun: false,
+            confirmedLegacyProducts: matched.confirmedFlags, droppedLegacyProducts: matched.droppedFlags,
+            droppedTransactionIds: dropped)
+    }
+
+    /// Offers purchases recorded before sign-in (and flags imported then) to the signed-in
+    /// account, as a background restore that never moves a purchase away from another
+    /// account. Failures are retried later with backoff and never fail the caller.
+    func offerAnonymousPurchases(ticket: SessionTicket, force: Bool) async {
+        guard !ledger(in: .anonymous).isEmpty || !legacyFlags(in: .anonymous).isEmpty else { return }
+        if !force, let retryAt = claimRetryAt, retryAt > now() { return }
+        do {
+            _ = try await performRestore(from: .anonymous, ticket: ticket, userInitiated: false, dryRun: false)
+            claimFailures = 0
+            claimRetryAt = nil
+        } catch {
+            claimFailures += 1
+            claimRetryAt = now().addingTimeInterval(configuration.retryPolicy.delay(afterFailures: claimFailures))
+        }
+    }
+}

@@ -1,0 +1,13 @@
+public import StoreSyncAPI
+
+/// What ``StoreSyncClient/record(signedTransaction:)`` did with a purchase. Every case means
+/// the transaction is durably kept: the app may now call `finish()` on it.
+public enum RecordOutcome: Sendable, Hashable {
+    /// The server verified and stored it (verdict `accepted`, or `known` for a re-delivery).
+    case acknowledged(Verdict)
+    /// The upload failed for now (offline, server trouble); it waits in the outbox and is
+    /// retried with backoff on later calls or ``StoreSyncClient/flush()``.
+    case queued
+    /// Nobody is signed in: it is kept on this device and offered to the account at sign-in.
+    case storedUntilSignIn
+}

@@ -1,0 +1,96 @@
+import Foundation
+import StoreSyncAPI
+
+/// StoreSync's HTTP API as the client calls it: builds requests, sends them through the
+/// transport and turns every failure into a ``StoreSyncClientError``.
+struct ServerAPI: Sendable {
+    let baseURL: URL
+    let transport: any StoreSyncTransport
+
+    func signUp(_ credentials: Credentials) async throws(StoreSyncClientError) -> SessionResponse {
+        try decode(SessionResponse.self, from: try await send("POST", "v1/accounts", json: try encode(credentials), expecting: [201]))
+    }
+
+    func signIn(_ credentials: Credentials) async throws(StoreSyncClientError) -> SessionResponse {
+        try decode(SessionResponse.self, from: try await send("POST", "v1/sessions", json: try encode(credentials), expecting: [200]))
+    }
+
+    func signOut(token: String) async throws(StoreSyncClientError) {
+        _ = try await send("DELETE", "v1/sessions/current", token: token, expecting: [204, 200])
+    }
+
+    func upload(_ signedTransaction: String, token: String) async throws(StoreSyncClientError) -> SyncResponse {
+        let body = UploadTransactionRequest(signedTransaction: signedTransaction)
+        return try decode(SyncResponse.self, from: try await send("POST", "v1/transactions", token: token, json: try encode(body), expecting: [200]))
+    }
+
+    func restore(_ request: RestoreRequest, token: String) async throws(StoreSyncClientError) -> SyncResponse {
+        try decode(SyncResponse.self, from: try await send("POST", "v1/restore", token: token, json: try encode(request), expecting: [200]))
+    }
+
+    /// `GET /v1/entitlements`: the response, 200 with the snapshot or 304.
+    func entitlements(token: String, ifNoneMatch: String?) async throws(StoreSyncClientError) -> TransportResponse {
+        let headers = ifNoneMatch.map { ["If-None-Match": $0] } ?? [:]
+        return try await send("GET", "v1/entitlements", token: token, headers: headers, expecting: [200, 304])
+    }
+
+    private func send(
+        _ method: String, _ path: String, token: String? = nil, json body: Data? = nil,
+        headers extra: [String: String] = [:], expecting statuses: Set<Int>
+    ) async throws(StoreSyncClientError) -> TransportResponse {
+        var headers = extra
+        headers["Accept"] = "application/json"
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        if body != nil { headers["Content-Type"] = "application/json" }
+        let request = TransportRequest(method: method, url: baseURL.appendingPathComponent(path), headers: headers, body: body)
+        let response: TransportResponse
+        do {
+            response = try await transport.send(request)
+        } catch let error as StoreSyncClientError {
+            throw error
+        } catch {
+            throw .offline
+        }
+        guard statuses.contains(response.status) else { throw Self.error(for: response) }
+        return response
+    }
+
+    private func encode(_ value: some Encodable) throws(StoreSyncClientError) -> Data {
+        do {
+            return try StoreSyncJSON.makeEncoder().encode(value)
+        } catch {
+            // Only a date outside years 0001–9999 fails, and only in a record read from a JWS.
+            throw .malformedTransaction("the request could not be encoded: \(error)")
+        }
+    }
+
+    private func decode<Body: Decodable>(_ type: Body.Type, from response: TransportResponse) throws(StoreSyncClientError) -> Body {
+        do {
+            return try StoreSyncJSON.makeDecoder().decode(Body.self, from: response.body)
+        } catch {
+            throw .malformedResponse("\(Body.self): \(error)")
+        }
+    }
+
+    /// The typed error for an unexpected status.
+    static func error(for response: TransportResponse) -> StoreSyncClientError {
+        let problem = try? StoreSyncJSON.makeDecoder().decode(Problem.self, from: response.body)
+        switch response.status {
+        case 401 where problem?.problemType == .invalidCredentials:
+            // Wrong email or password is the input's fault, not an expired session.
+            return .invalidInput(problem ?? Problem(.invalidCredentials))
+        case 401:
+            return .unauthorized
+        case 409 where problem?.problemType == .ownedByOtherAccount:
+            return .ownedByOtherAccount(problemType: problem?.type ?? ProblemType.ownedByOtherAccount.uri, detail: problem?.detail)
+        case 429:
+            return .rateLimited(retryAfter: response.header("Retry-After").flatMap(TimeInterval.init))
+        case 408:
+            return .server(status: 408, problem)
+        case 400..<500:
+            return .invalidInput(problem ?? Problem(type: "about:blank", title: "HTTP \(response.status)", status: response.status))
+        default:
+            return .server(status: response.status, problem)
+        }
+    }
+}

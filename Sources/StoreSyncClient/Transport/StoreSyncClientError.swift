@@ -1,0 +1,66 @@
+public import Foundation
+public import StoreSyncAPI
+
+/// What went wrong in a ``StoreSyncClient`` call, typed so an app can act on it.
+public enum StoreSyncClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No response arrived: no connectivity, a timeout, a TLS failure. Retry later; purchases
+    /// recorded meanwhile wait in the outbox.
+    case offline
+    /// The server refused the session (signed out elsewhere, or expired): sign in again.
+    case unauthorized
+    /// Another account owns the purchase and the server's transfer policy keeps it there.
+    /// A restore the user asks for may move it, if the policy allows.
+    ///
+    /// - `problemType`: the problem's type URI (`https://storesync.dev/errors/owned-by-other-account`).
+    /// - `detail`: the server's explanation.
+    case ownedByOtherAccount(problemType: String, detail: String?)
+    /// The server refused the input (a 4xx answer): a wrong password, a taken email, a
+    /// transaction that failed verification. Retrying the same request will not help.
+    case invalidInput(Problem)
+    /// The server failed (5xx, or another unexpected status); retry later.
+    case server(status: Int, Problem?)
+    /// Too many attempts; retry after the given number of seconds, when the server said.
+    case rateLimited(retryAfter: TimeInterval?)
+    /// A snapshot's signature does not verify with the pinned key, or it names another
+    /// account: it was not trusted, and nothing from it was kept.
+    case untrustedSnapshot
+    /// The call needs a signed-in account.
+    case notSignedIn
+    /// The account was signed out or switched while the call was in flight; its answer was
+    /// dropped so it could not land in another account's cache.
+    case sessionChanged
+    /// The signed transaction is not a StoreKit 2 JWS this library can read.
+    case malformedTransaction(String)
+    /// The server answered with a body this library cannot read.
+    case malformedResponse(String)
+    /// The store could not save; what the call was about is not durably kept.
+    case storage(String)
+
+    /// A one-line account of the error.
+    public var description: String {
+        switch self {
+        case .offline: "the StoreSync server could not be reached"
+        case .unauthorized: "the session is no longer valid; sign in again"
+        case .ownedByOtherAccount(_, let detail): "the purchase belongs to another account" + (detail.map { ": \($0)" } ?? "")
+        case .invalidInput(let problem): "the server refused the request: \(problem)"
+        case .server(let status, let problem): "the server failed (\(status))" + (problem.map { ": \($0)" } ?? "")
+        case .rateLimited(let retryAfter): "too many requests" + (retryAfter.map { "; retry in \(Int($0)) s" } ?? "")
+        case .untrustedSnapshot: "a snapshot failed signature verification with the pinned server key"
+        case .notSignedIn: "no account is signed in"
+        case .sessionChanged: "the account changed while the call was in flight; its answer was dropped"
+        case .malformedTransaction(let detail): "not a StoreKit 2 signed transaction: \(detail)"
+        case .malformedResponse(let detail): "the server's answer could not be read: \(detail)"
+        case .storage(let detail): "the local store failed: \(detail)"
+        }
+    }
+
+    /// Whether a failed upload should stay in the outbox and be tried again later.
+    var isRetriable: Bool {
+        switch self {
+        case .offline, .unauthorized, .server, .rateLimited, .malformedResponse, .untrustedSnapshot, .sessionChanged:
+            true
+        case .ownedByOtherAccount, .invalidInput, .notSignedIn, .malformedTransaction, .storage:
+            false
+        }
+    }
+}
