@@ -40,7 +40,8 @@ scenarios: deps
 	$(SWIFT) test --skip-build --filter ScenarioTests
 
 demo: deps
-	$(SWIFT) build --product storesync --product storesync-demo
+	$(SWIFT) build --product storesync
+	$(SWIFT) build --product storesync-demo
 	$(BIN)/storesync-demo --server $(BIN)/storesync
 
 bench:
@@ -51,6 +52,7 @@ fuzz: deps
 	scripts/fuzz.sh
 
 docs:
+	mkdir -p .build/docs
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
 		--target StoreSyncClient --output-path .build/docs/StoreSyncClient
 
