@@ -70,6 +70,17 @@ struct AccountRepository: Sendable {
         ).first.map { try $0.decode(Int64.self) }
     }
 
+    /// Locks several accounts' version rows, in id order so concurrent lockers cannot deadlock
+    /// on each other's order.
+    func lockVersions(_ accountIds: [UUID], on connection: PostgresConnection) async throws {
+        guard !accountIds.isEmpty else { return }
+        try await connection.execute(
+            """
+            SELECT 1 FROM account_versions WHERE account_id = ANY(\(accountIds))
+            ORDER BY account_id FOR UPDATE
+            """)
+    }
+
     /// Bumps the account version; the new value is the ETag of its next snapshot.
     func bumpVersion(_ accountId: UUID, on connection: PostgresConnection) async throws -> Int64 {
         let row = try await connection.query(

@@ -32,19 +32,19 @@ struct NotificationRepository: Sendable {
             """)
     }
 
-    /// Removes and returns the unclaimed versions of purchases an account now holds.
+    /// Removes and returns the unclaimed versions of purchases accounts now hold.
     func takeUnclaimed(_ originalTransactionIds: [String], on connection: PostgresConnection) async throws
-        -> [(kind: UnclaimedKind, signedPayload: String)]
+        -> [(originalTransactionId: String, kind: UnclaimedKind, signedPayload: String)]
     {
         guard !originalTransactionIds.isEmpty else { return [] }
         return try await connection.query(
             """
             DELETE FROM unclaimed_versions WHERE original_transaction_id = ANY(\(originalTransactionIds))
-            RETURNING kind, signed_payload
+            RETURNING original_transaction_id, kind, signed_payload
             """
         ).map { row in
-            let (kind, payload) = try row.decode((String, String).self)
-            return (try TransactionRow.column("kind", kind), payload)
+            let (id, kind, payload) = try row.decode((String, String, String).self)
+            return (id, try TransactionRow.column("kind", kind), payload)
         }
     }
 }

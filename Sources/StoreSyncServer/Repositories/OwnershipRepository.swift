@@ -11,6 +11,13 @@ struct PurchaseOwner: Sendable, Hashable {
     let boundByToken: Bool
 }
 
+/// A purchase's new owner.
+struct OwnerChange: Sendable, Hashable {
+    let originalTransactionId: String
+    let accountId: UUID
+    let boundByToken: Bool
+}
+
 /// SQL over `purchase_owners`, the one global table: a purchase belongs to one account at a time.
 struct OwnershipRepository: Sendable {
     /// Locks and returns the owners of the purchases that have one; rows stay locked until
@@ -51,15 +58,25 @@ struct OwnershipRepository: Sendable {
             """)
     }
 
-    /// Moves a locked purchase to another account.
+    /// Sets the owners of locked purchases, all in one statement.
+    func setOwners(_ changes: [OwnerChange], on connection: PostgresConnection) async throws {
+        guard !changes.isEmpty else { return }
+        try await connection.execute(
+            """
+            UPDATE purchase_owners SET account_id = change.account_id, bound_by_token = change.bound, claimed_at = now()
+            FROM unnest(\(changes.map(\.originalTransactionId)), \(changes.map(\.accountId)), \(changes.map(\.boundByToken)))
+                AS change(id, account_id, bound)
+            WHERE purchase_owners.original_transaction_id = change.id
+            """)
+    }
+
+    /// Sets the owner of one locked purchase.
     func setOwner(
         _ originalTransactionId: String, to accountId: UUID, boundByToken: Bool, on connection: PostgresConnection
     ) async throws {
-        try await connection.execute(
-            """
-            UPDATE purchase_owners SET account_id = \(accountId), bound_by_token = \(boundByToken), claimed_at = now()
-            WHERE original_transaction_id = \(originalTransactionId)
-            """)
+        try await setOwners(
+            [OwnerChange(originalTransactionId: originalTransactionId, accountId: accountId, boundByToken: boundByToken)],
+            on: connection)
     }
 
     func owner(of originalTransactionId: String, on connection: PostgresConnection) async throws -> PurchaseOwner? {

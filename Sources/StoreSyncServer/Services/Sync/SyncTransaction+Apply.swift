@@ -2,85 +2,98 @@ import Foundation
 import PostgresLibPQ
 import StoreSyncCore
 
-extension SyncTransaction {
-    /// Turns one decision into planned writes; ownership changes are written at once, under
-    /// the locks taken while deciding.
-    func apply(
-        _ decision: OwnershipDecision, chain id: String, records: [TransactionRecord], before: Ledger, to plan: inout Plan
-    ) async throws {
+extension SyncTransaction.Plan {
+    /// Turns one decision into planned writes; nothing touches the database here.
+    mutating func apply(
+        _ decision: OwnershipDecision, chain id: String, records: [TransactionRecord], owner: PurchaseOwner?,
+        presenter: UUID, before: Ledger
+    ) {
         switch decision {
         case .keepHere(let claim):
-            plan.versions += records.map { (presenter, $0) }
-            if let claim { try await take(id, for: presenter, claim: claim, to: &plan) }
+            versions += records.map { (presenter, $0) }
+            if let claim { take(id, for: presenter, claim: claim) }
         case .transfer(let from, let reason):
-            try await move(id, from: from, to: presenter, reason: reason, boundByToken: false, to: &plan)
-            plan.versions += records.map { (presenter, $0) }
+            move(id, from: from, to: presenter, reason: reason, boundByToken: false)
+            versions += records.map { (presenter, $0) }
         case .share(let owner):
-            plan.versions += records.map { (presenter, $0) }
+            versions += records.map { (presenter, $0) }
             if before.chain(id).isEmpty {
-                plan.events.append(NewEvent(
+                events.append(NewEvent(
                     accountId: presenter, kind: .purchaseShared, originalTransactionId: id, fromAccountId: owner,
                     toAccountId: presenter, reason: "transfer policy share: both accounts are entitled"))
             }
         case .routeToTokenAccount(let tokenAccount):
-            _ = try await accounts.lockVersion(tokenAccount, on: connection)
-            let owner = try await ownership.lockOwners([id], on: connection)[id]
+            accountsToLock.insert(tokenAccount)
             switch owner?.accountId {
             case tokenAccount?:
-                if owner?.boundByToken == false { try await take(id, for: tokenAccount, claim: .bindToken, to: &plan) }
+                if owner?.boundByToken == false { take(id, for: tokenAccount, claim: .bindToken) }
             case nil:
-                try await take(id, for: tokenAccount, claim: .appAccountToken, to: &plan)
+                take(id, for: tokenAccount, claim: .appAccountToken)
             case let previous?:
-                try await take(id, for: tokenAccount, claim: .tokenOverridesOwner(previous: previous), to: &plan)
+                take(id, for: tokenAccount, claim: .tokenOverridesOwner(previous: previous))
             }
-            plan.versions += records.map { (tokenAccount, $0) }
+            versions += records.map { (tokenAccount, $0) }
         case .refuse:
             break
         }
     }
 
     /// Makes `account` the owner of a purchase.
-    private func take(_ id: String, for account: UUID, claim: OwnershipDecision.ClaimKind, to plan: inout Plan)
-        async throws
-    {
+    private mutating func take(_ id: String, for account: UUID, claim: OwnershipDecision.ClaimKind) {
         switch claim {
         case .bindToken:
-            try await ownership.setOwner(id, to: account, boundByToken: true, on: connection)
+            newOwners.append(OwnerChange(originalTransactionId: id, accountId: account, boundByToken: true))
         case .firstPresented, .appAccountToken:
             let byToken = claim == .appAccountToken
-            try await ownership.setOwner(id, to: account, boundByToken: byToken, on: connection)
-            plan.events.append(NewEvent(
+            newOwners.append(OwnerChange(originalTransactionId: id, accountId: account, boundByToken: byToken))
+            events.append(NewEvent(
                 accountId: account, kind: .purchaseClaimed, originalTransactionId: id, toAccountId: account,
                 reason: byToken ? "its appAccountToken names this account" : "the first account to present it"))
-            plan.changed.insert(account)
-            try await mergeUnclaimed(id, into: account, to: &plan)
+            changed.insert(account)
+            claims.append((id, account))
         case .tokenOverridesOwner(let previous):
-            try await move(
-                id, from: previous, to: account, reason: "its appAccountToken names this account",
-                boundByToken: true, to: &plan)
+            move(id, from: previous, to: account, reason: "its appAccountToken names this account", boundByToken: true)
         }
     }
 
     /// Moves a purchase with its whole history from one account to another.
-    private func move(
-        _ id: String, from source: UUID, to target: UUID, reason: String, boundByToken: Bool, to plan: inout Plan
-    ) async throws {
-        _ = try await accounts.lockVersion(source, on: connection)
-        try await transactions.copyChains([id], from: source, to: target, on: connection)
-        try await transactions.deleteChains([id], from: source, on: connection)
-        try await ownership.setOwner(id, to: target, boundByToken: boundByToken, on: connection)
+    private mutating func move(_ id: String, from source: UUID, to target: UUID, reason: String, boundByToken: Bool) {
+        accountsToLock.insert(source)
+        moves.append(SyncTransaction.Move(originalTransactionId: id, from: source, to: target))
+        newOwners.append(OwnerChange(originalTransactionId: id, accountId: target, boundByToken: boundByToken))
         for account in [source, target] {
-            plan.events.append(NewEvent(
+            events.append(NewEvent(
                 accountId: account, kind: .ownershipTransferred, originalTransactionId: id, fromAccountId: source,
                 toAccountId: target, reason: reason))
         }
-        plan.changed.formUnion([source, target])
+        changed.formUnion([source, target])
+    }
+}
+
+extension SyncTransaction {
+    /// Writes the plan's ownership changes: other accounts locked in one statement (in id
+    /// order), each account pair's moves in two, every owner row in one, and the versions
+    /// Server Notifications kept for newly claimed purchases fetched in one.
+    func execute(_ plan: inout Plan) async throws {
+        plan.accountsToLock.remove(presenter)
+        try await accounts.lockVersions(Array(plan.accountsToLock), on: connection)
+        let moves = Dictionary(grouping: plan.moves) { [$0.from, $0.to] }
+        for (pair, group) in moves.sorted(by: { $0.key.description < $1.key.description }) {
+            let ids = group.map(\.originalTransactionId)
+            try await transactions.copyChains(ids, from: pair[0], to: pair[1], on: connection)
+            try await transactions.deleteChains(ids, from: pair[0], on: connection)
+        }
+        try await ownership.setOwners(plan.newOwners, on: connection)
+        try await mergeUnclaimed(into: &plan)
     }
 
     /// Signed versions that Server Notifications brought before any account held the purchase.
-    private func mergeUnclaimed(_ id: String, into account: UUID, to plan: inout Plan) async throws {
-        for (kind, payload) in try await notifications.takeUnclaimed([id], on: connection) {
-            switch await verifyUnclaimed(kind, payload) {
+    private func mergeUnclaimed(into plan: inout Plan) async throws {
+        guard !plan.claims.isEmpty else { return }
+        let claimant = Dictionary(plan.claims, uniquingKeysWith: { first, _ in first })
+        for kept in try await notifications.takeUnclaimed(Array(claimant.keys), on: connection) {
+            guard let account = claimant[kept.originalTransactionId] else { continue }
+            switch await verifyUnclaimed(kept.kind, kept.signedPayload) {
             case .transaction(let record)?: plan.versions.append((account, record))
             case .renewalInfo(let info)?: plan.renewalInfos.append((account, info))
             case nil: continue

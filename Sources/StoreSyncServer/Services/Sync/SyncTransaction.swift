@@ -31,12 +31,26 @@ struct SyncTransaction {
         var changedAccounts: Set<UUID>
     }
 
-    /// The writes collected while deciding, applied together.
+    /// The writes collected while deciding, applied together: one statement per table, not
+    /// per purchase.
     struct Plan {
         var versions: [(accountId: UUID, record: TransactionRecord)] = []
         var renewalInfos: [(accountId: UUID, info: RenewalInfo)] = []
         var events: [NewEvent] = []
         var changed: Set<UUID> = []
+        /// Other accounts whose rows this restore changes; locked before anything is written.
+        var accountsToLock: Set<UUID> = []
+        var newOwners: [OwnerChange] = []
+        /// Purchases moving between accounts, with their whole history.
+        var moves: [Move] = []
+        /// Purchases an account claims now: versions kept for them while unclaimed follow.
+        var claims: [(originalTransactionId: String, accountId: UUID)] = []
+    }
+
+    struct Move: Hashable {
+        let originalTransactionId: String
+        let from: UUID
+        let to: UUID
     }
 
     func run(_ items: [SyncItem]) async throws -> Result {
@@ -45,13 +59,14 @@ struct SyncTransaction {
         }
         let before = try await transactions.ledger(of: presenter, on: connection)
         let chains = Self.chains(of: items)
-        let decisions = try await decide(chains)
+        let (decisions, owners) = try await decide(chains)
 
         var plan = Plan()
         for (id, records) in chains.sorted(by: { $0.key < $1.key }) {
             guard let decision = decisions[id] else { continue }
-            try await apply(decision, chain: id, records: records, before: before, to: &plan)
+            plan.apply(decision, chain: id, records: records, owner: owners[id], presenter: presenter, before: before)
         }
+        try await execute(&plan)
         let inserted = try await transactions.insert(plan.versions, on: connection)
         for key in inserted { plan.changed.insert(key.accountId) }
         for (accountId, info) in Self.latestRenewalInfos(plan.renewalInfos) {
@@ -79,8 +94,10 @@ struct SyncTransaction {
     }
 
     /// Locks the owner of every presented purchase and decides where each goes.
-    private func decide(_ chains: [String: [TransactionRecord]]) async throws -> [String: OwnershipDecision] {
-        guard !chains.isEmpty else { return [:] }
+    private func decide(_ chains: [String: [TransactionRecord]]) async throws
+        -> ([String: OwnershipDecision], [String: PurchaseOwner])
+    {
+        guard !chains.isEmpty else { return ([:], [:]) }
         let ids = chains.keys.sorted()
         try await ownership.ensureRows(ids.map { ($0, chains[$0]![0].environment) }, on: connection)
         let owners = try await ownership.lockOwners(ids, on: connection)
@@ -99,7 +116,7 @@ struct SyncTransaction {
                 presenter: presenter, owner: owner?.accountId, boundByToken: owner?.boundByToken ?? false,
                 tokenAccount: tokenAccount, userInitiated: options.userInitiated, ownerHasActiveSubscription: ownerActive)
         }
-        return decisions
+        return (decisions, owners)
     }
 
     private func hasActiveSubscription(_ chain: String, of accountId: UUID) async throws -> Bool {
