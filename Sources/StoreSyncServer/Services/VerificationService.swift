@@ -14,12 +14,13 @@ struct VerificationService: Sendable {
     let receipts: ReceiptVerifierConfiguration
     let httpClient: HTTPClient
     let catalog: CatalogService
+    let memo = VerifiedJWSMemo()
     let logger: Logger
 
     /// Verifies one signed transaction or answers 400 naming the field.
     func transaction(_ jws: String, field: String) async throws -> TransactionRecord {
         do {
-            return try await verifier.verifyTransaction(jws).record
+            return try await verified(jws)
         } catch {
             throw ProblemError.invalidSignedData("the signed transaction was refused: \(error)", field: field)
         }
@@ -63,7 +64,7 @@ struct VerificationService: Sendable {
     private func item(for entry: TransactionRecord, at index: Int) async -> SyncItem {
         guard let jws = entry.signedTransaction else { return .unsigned(entry, entry: index) }
         do {
-            let record = try await verifier.verifyTransaction(jws).record
+            let record = try await verified(jws)
             guard record.transactionId == entry.transactionId,
                 record.originalTransactionId == entry.originalTransactionId,
                 record.productId == entry.productId
@@ -74,6 +75,15 @@ struct VerificationService: Sendable {
         } catch {
             return .rejected(entry, entry: index, reason: "the signed transaction was refused: \(error)")
         }
+    }
+
+    /// The record of a signed transaction: remembered when this exact text verified before.
+    private func verified(_ jws: String) async throws -> TransactionRecord {
+        if let known = memo.record(for: jws) { return known }
+        let result = try await verifier.verifyTransaction(jws)
+        // A record accepted only under the development switch is not worth remembering.
+        if result.record.evidence == .jws { memo.remember(result.record, for: jws) }
+        return result.record
     }
 
     /// Verifies a version kept for an unclaimed purchase again; a version that no longer
