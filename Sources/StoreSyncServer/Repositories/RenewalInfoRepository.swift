@@ -9,6 +9,22 @@ struct RenewalInfoRepository: Sendable {
         grace_period_expires, expiration_intent, environment, signed_date
         """
 
+    /// Every stored column but `account_id`, in insert order.
+    private static let storedColumns: StaticString = """
+        original_transaction_id, signed_date, auto_renew_product_id, product_id, auto_renew_status,
+        is_in_billing_retry, grace_period_expires, expiration_intent, environment, signed_renewal_info
+        """
+
+    /// An incoming row replaces the stored one.
+    private static let replaceStored: StaticString = """
+        ON CONFLICT (account_id, original_transaction_id) DO UPDATE
+        SET signed_date = EXCLUDED.signed_date, auto_renew_product_id = EXCLUDED.auto_renew_product_id,
+            product_id = EXCLUDED.product_id, auto_renew_status = EXCLUDED.auto_renew_status,
+            is_in_billing_retry = EXCLUDED.is_in_billing_retry, grace_period_expires = EXCLUDED.grace_period_expires,
+            expiration_intent = EXCLUDED.expiration_intent, environment = EXCLUDED.environment,
+            signed_renewal_info = EXCLUDED.signed_renewal_info
+        """
+
     func renewalInfos(of accountId: UUID, on connection: PostgresConnection) async throws -> [RenewalInfo] {
         try await connection.query(
             "SELECT \(unescaped: Self.columns) FROM renewal_infos WHERE account_id = \(accountId)"
@@ -30,20 +46,26 @@ struct RenewalInfoRepository: Sendable {
     func store(_ info: RenewalInfo, for accountId: UUID, on connection: PostgresConnection) async throws {
         try await connection.execute(
             """
-            INSERT INTO renewal_infos (
-                account_id, original_transaction_id, signed_date, auto_renew_product_id, product_id,
-                auto_renew_status, is_in_billing_retry, grace_period_expires, expiration_intent, environment,
-                signed_renewal_info)
+            INSERT INTO renewal_infos (account_id, \(unescaped: Self.storedColumns))
             VALUES (\(accountId), \(info.originalTransactionId), \(info.signedDate), \(info.autoRenewProductId),
                 \(info.productId), \(info.autoRenewStatus), \(info.isInBillingRetryPeriod), \(info.gracePeriodExpiresDate),
                 \(info.expirationIntent), \(info.environment.rawValue), \(info.signedRenewalInfo))
-            ON CONFLICT (account_id, original_transaction_id) DO UPDATE
-            SET signed_date = EXCLUDED.signed_date, auto_renew_product_id = EXCLUDED.auto_renew_product_id,
-                product_id = EXCLUDED.product_id, auto_renew_status = EXCLUDED.auto_renew_status,
-                is_in_billing_retry = EXCLUDED.is_in_billing_retry,
-                grace_period_expires = EXCLUDED.grace_period_expires,
-                expiration_intent = EXCLUDED.expiration_intent, environment = EXCLUDED.environment,
-                signed_renewal_info = EXCLUDED.signed_renewal_info
+            \(unescaped: Self.replaceStored)
+            """)
+    }
+
+    /// Copies the renewal infos of purchases to another account, keeping the later one where
+    /// the target already has one.
+    func copy(_ originalTransactionIds: [String], from source: UUID, to target: UUID, on connection: PostgresConnection)
+        async throws
+    {
+        try await connection.execute(
+            """
+            INSERT INTO renewal_infos (account_id, \(unescaped: Self.storedColumns))
+            SELECT \(target), \(unescaped: Self.storedColumns) FROM renewal_infos
+            WHERE account_id = \(source) AND original_transaction_id = ANY(\(originalTransactionIds))
+            \(unescaped: Self.replaceStored)
+            WHERE EXCLUDED.signed_date > renewal_infos.signed_date
             """)
     }
 

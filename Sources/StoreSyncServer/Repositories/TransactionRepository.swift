@@ -105,26 +105,7 @@ struct TransactionRepository: Sendable {
             WHERE account_id = \(source) AND original_transaction_id = ANY(\(originalTransactionIds))
             ON CONFLICT DO NOTHING
             """)
-        try await connection.execute(
-            """
-            INSERT INTO renewal_infos (
-                account_id, original_transaction_id, signed_date, auto_renew_product_id, product_id,
-                auto_renew_status, is_in_billing_retry, grace_period_expires, expiration_intent, environment,
-                signed_renewal_info)
-            SELECT \(target), original_transaction_id, signed_date, auto_renew_product_id, product_id,
-                auto_renew_status, is_in_billing_retry, grace_period_expires, expiration_intent, environment,
-                signed_renewal_info
-            FROM renewal_infos
-            WHERE account_id = \(source) AND original_transaction_id = ANY(\(originalTransactionIds))
-            ON CONFLICT (account_id, original_transaction_id) DO UPDATE
-            SET signed_date = EXCLUDED.signed_date, auto_renew_product_id = EXCLUDED.auto_renew_product_id,
-                product_id = EXCLUDED.product_id, auto_renew_status = EXCLUDED.auto_renew_status,
-                is_in_billing_retry = EXCLUDED.is_in_billing_retry,
-                grace_period_expires = EXCLUDED.grace_period_expires,
-                expiration_intent = EXCLUDED.expiration_intent, environment = EXCLUDED.environment,
-                signed_renewal_info = EXCLUDED.signed_renewal_info
-            WHERE EXCLUDED.signed_date > renewal_infos.signed_date
-            """)
+        try await RenewalInfoRepository().copy(originalTransactionIds, from: source, to: target, on: connection)
     }
 
     /// Removes the purchases from an account (it lost them to a transfer).
