@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "StoreSyncTesting", targets: ["StoreSyncTesting"]),
         .executable(name: "storesync", targets: ["storesync"]),
         .executable(name: "storesync-demo", targets: ["StoreSyncDemo"]),
+        .executable(name: "storesync-bench", targets: ["StoreSyncBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -176,6 +177,26 @@ let package = Package(
                 "StoreSyncCore",
                 "StoreSyncTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // `make bench`: drives a release `storesync serve` with pgbench and wrk.
+        .executableTarget(
+            name: "StoreSyncBench",
+            dependencies: [
+                "AppStoreVerification",
+                "PostgresLibPQ",
+                "StoreSyncAPI",
+                "StoreSyncCore",
+                "StoreSyncServer",
+                "StoreSyncTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

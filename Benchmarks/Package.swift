@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "StoreSyncCore", package: "StoreSync"),
                 .product(name: "StoreSyncAPI", package: "StoreSync"),
+                .product(name: "StoreSyncTesting", package: "StoreSync"),
             ],
             path: "Benchmarks/CoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

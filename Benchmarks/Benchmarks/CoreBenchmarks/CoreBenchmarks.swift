@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import StoreSyncCore
+import StoreSyncTesting
 
 /// Merging two devices' ledgers and deriving entitlements, the hot path of every restore.
 ///
@@ -21,7 +22,7 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(entitlements(ledger: merged, catalog: workload.catalog, at: workload.evaluatedAt))
             }
         } setup: {
-            CoreWorkload(recordsPerDevice: recordsPerDevice)
+            LedgerWorkload(recordsPerDevice: recordsPerDevice)
         }
 
         Benchmark("Merge only 2x\(recordsPerDevice / 1000)k", configuration: configuration) { benchmark, workload in
@@ -29,7 +30,7 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(workload.deviceA.merging(workload.deviceB))
             }
         } setup: {
-            CoreWorkload(recordsPerDevice: recordsPerDevice)
+            LedgerWorkload(recordsPerDevice: recordsPerDevice)
         }
 
         Benchmark("Derive only \(recordsPerDevice / 1000)k-per-device merged", configuration: configuration) {
@@ -38,7 +39,7 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(entitlements(ledger: workload.merged, catalog: workload.catalog, at: workload.evaluatedAt))
             }
         } setup: {
-            CoreWorkload(recordsPerDevice: recordsPerDevice)
+            LedgerWorkload(recordsPerDevice: recordsPerDevice)
         }
     }
 }

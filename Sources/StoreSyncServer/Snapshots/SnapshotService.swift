@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import NIOConcurrencyHelpers
 import StoreSyncAPI
 import StoreSyncCore
@@ -46,6 +47,10 @@ final class SnapshotService: Sendable {
     private let refreshAfter: TimeInterval
     let maxAge: TimeInterval
     private let entries = NIOLockedValueBox<[UUID: Entry]>([:])
+    /// `storesync_snapshot_cache_lookups_total{result}`: the hit ratio is what makes the cache
+    /// worth its memory, so it is measured where it is decided.
+    private let hits = Counter(label: "storesync_snapshot_cache_lookups_total", dimensions: [("result", "hit")])
+    private let misses = Counter(label: "storesync_snapshot_cache_lookups_total", dimensions: [("result", "miss")])
 
     /// - Parameters:
     ///   - signer: The server's key.
@@ -85,7 +90,11 @@ final class SnapshotService: Sendable {
         guard case .snapshot(let cached)? = entries.withLockedValue({ $0[accountId] }),
             cached.catalogRevision == catalogRevision, now.timeIntervalSince(cached.storedAt) < maxAge,
             now.timeIntervalSince(cached.generatedAt) < refreshAfter, cached.validUntil > now
-        else { return nil }
+        else {
+            misses.increment()
+            return nil
+        }
+        hits.increment()
         return cached
     }
 

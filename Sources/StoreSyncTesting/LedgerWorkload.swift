@@ -1,23 +1,32 @@
-import Foundation
-import StoreSyncCore
+public import Foundation
+public import StoreSyncCore
 
-/// Two devices' ledgers of one large account, built deterministically (no clock, fixed seed).
+/// Two devices' ledgers of one large account, built deterministically (no clock, fixed seed):
+/// the workload of the merge benchmarks (`Benchmarks/` and `make bench`).
 ///
 /// Each device holds `recordsPerDevice` records; half of each device's transaction ids also
 /// appear on the other device, a third of those as a conflicting version (a later renewal,
 /// a refund, or the copy carrying the JWS). The mix: auto-renewable chains of 1–12 renewals
 /// in several groups, non-consumables with restore copies, non-renewing passes, consumables.
-struct CoreWorkload: Sendable {
-    let deviceA: Ledger
-    let deviceB: Ledger
-    let merged: Ledger
-    let catalog: Catalog
-    let evaluatedAt: Date
+public struct LedgerWorkload: Sendable {
+    /// The first device's ledger.
+    public let deviceA: Ledger
+    /// The second device's ledger.
+    public let deviceB: Ledger
+    /// Both merged.
+    public let merged: Ledger
+    /// The products the records name.
+    public let catalog: Catalog
+    /// When the entitlements are evaluated: within the records' time span.
+    public let evaluatedAt: Date
 
     private static let origin: Int64 = 1_767_225_600_000  // 2026-01-01T00:00:00Z
     private static let day: Int64 = 86_400_000
 
-    init(recordsPerDevice: Int) {
+    /// Builds the two ledgers.
+    ///
+    /// - Parameter recordsPerDevice: Records on each device.
+    public init(recordsPerDevice: Int) {
         var random = SplitMix64(state: 0x5EED)
         catalog = Self.makeCatalog()
         let universe = Self.makeUniverse(count: recordsPerDevice * 3 / 2, random: &random)

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+
+/// `storesync-bench`: what `make bench` runs. It starts a release `storesync serve` on its
+/// embedded PostgreSQL, seeds it, loads it with pgbench and wrk, times restores, the client
+/// merge and JWS verification, and prints each figure next to its target.
+@main
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "storesync-bench",
+        abstract: "Measure StoreSync's lookup, restore, merge and verification speed against its targets.")
+
+    @Option(help: "The storesync binary to measure (build it in release mode).")
+    var server = ".build/release/storesync"
+
+    @Option(help: "Accounts to seed, 3 purchases each.")
+    var accounts = 100_000
+
+    @Option(help: "Accounts the cached lookup runs choose from (the hot set that fits the snapshot cache).")
+    var hotAccounts = 20_000
+
+    @Option(help: "Seconds of each pgbench and wrk run.")
+    var seconds = 10
+
+    @Option(help: "Concurrency levels (pgbench clients, wrk connections).")
+    var concurrency: [Int] = [16, 64]
+
+    @Option(help: "Restore sizes in entries.")
+    var restoreSizes: [Int] = [10, 100, 1_000, 10_000]
+
+    @Option(help: "Working directory (default: a fresh temporary one, removed afterwards).")
+    var workDirectory: String?
+
+    mutating func run() async throws {
+        let plan = BenchPlan(
+            serverBinary: URL(fileURLWithPath: server), accounts: accounts, hotAccounts: min(hotAccounts, accounts),
+            seconds: seconds, concurrency: concurrency, restoreSizes: restoreSizes)
+        let workspace = try BenchWorkspace.make(at: workDirectory)
+        defer { if workDirectory == nil { workspace.remove() } }
+        let results = try await BenchRun(plan: plan, workspace: workspace).run()
+        print(BenchReport(plan: plan, results: results).text)
+    }
+}
+
+/// What one `make bench` run measures.
+struct BenchPlan: Sendable {
+    let serverBinary: URL
+    let accounts: Int
+    let hotAccounts: Int
+    let seconds: Int
+    let concurrency: [Int]
+    let restoreSizes: [Int]
+}

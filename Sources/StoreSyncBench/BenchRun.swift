@@ -1,0 +1,145 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The phases of one bench run, in an order that keeps them from disturbing each other: the
+/// client-side figures before any server runs, pgbench while the server idles, then the HTTP
+/// loads with the cache on, the restores, and the HTTP loads with the cache off.
+struct BenchRun {
+    let plan: BenchPlan
+    let workspace: BenchWorkspace
+
+    func run() async throws -> BenchResults {
+        try checkTools()
+        var results = BenchResults()
+        let client = ClientBench(workspace: workspace)
+        progress("client: merging 2 × 100,000 records and verifying JWS")
+        results.mergeMilliseconds = client.mergeMilliseconds()
+        results.verificationsPerSecond = try await client.verificationsPerSecond()
+
+        progress("starting storesync (snapshot cache on) on its embedded PostgreSQL")
+        let cached = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: true, label: "cached")
+        do {
+            try await seed(on: cached, into: &results)
+            try await measureCached(cached, into: &results)
+            try await measureRestores(on: cached, into: &results)
+        } catch {
+            await cached.stop()
+            throw error
+        }
+        await cached.stop()
+
+        progress("restarting storesync with the snapshot cache off (every lookup reaches PostgreSQL)")
+        let uncached = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: false, label: "uncached")
+        do {
+            try await measureUncached(uncached, into: &results)
+        } catch {
+            await uncached.stop()
+            throw error
+        }
+        await uncached.stop()
+        return results
+    }
+
+    private func checkTools() throws {
+        for tool in ["wrk", "pgbench"] where !Shell.has(tool) {
+            throw BenchError("\(tool) is missing; `make bench` installs it (scripts/install-deps.sh --bench)")
+        }
+    }
+
+    private func seed(on server: BenchServer, into results: inout BenchResults) async throws {
+        progress("seeding \(plan.accounts) accounts × 3 purchases")
+        let seeder = BenchSeeder(database: server.database, accounts: plan.accounts)
+        let start = ContinuousClock.now
+        try await seeder.seed()
+        results.seedSeconds = (ContinuousClock.now - start).seconds
+        try await seeder.writeLoadFiles(accountIds: workspace.accountIdsFile, tokens: workspace.tokensFile)
+        try await Task.sleep(for: .seconds(2))
+        results.residentIdle = server.residentBytes() ?? 0
+
+        let pgbench = Pgbench(database: server.database, accounts: plan.accounts, workspace: workspace)
+        for clients in plan.concurrency {
+            progress("pgbench: the server's lookup statement, \(clients) clients")
+            results.pgbench[clients] = try pgbench.run(clients: clients, seconds: plan.seconds)
+        }
+    }
+
+    private func measureCached(_ server: BenchServer, into results: inout BenchResults) async throws {
+        let wrk = Wrk(baseURL: server.baseURL, workspace: workspace)
+        let sampler = ResidentMemorySampler()
+        sampler.start(pid: server.processIdentifier)
+        for connections in plan.concurrency {
+            progress("wrk: GET /health/live, \(connections) connections")
+            results.liveness[connections] = try wrk.run(.liveness, connections: connections, seconds: plan.seconds)
+        }
+        progress("warming the snapshot cache with \(plan.hotAccounts) accounts")
+        _ = try wrk.run(.deviceEntitlements(accounts: plan.hotAccounts), connections: 16, seconds: 5)
+        let before = try await CacheCounters.read(from: server.baseURL)
+        for connections in plan.concurrency {
+            progress("wrk: GET /v1/entitlements (cached), \(connections) connections")
+            results.cachedDevice[connections] = try wrk.run(
+                .deviceEntitlements(accounts: plan.hotAccounts), connections: connections, seconds: plan.seconds)
+            progress("wrk: GET /v1/admin/accounts/{id}/entitlements (cached), \(connections) connections")
+            results.cachedAdmin[connections] = try wrk.run(
+                .adminEntitlements(accounts: plan.hotAccounts), connections: connections, seconds: plan.seconds)
+        }
+        let after = try await CacheCounters.read(from: server.baseURL)
+        results.cacheHitRatio = after.hitRatio(since: before)
+        results.residentCachedLoad = await sampler.stop()
+    }
+
+    private func measureRestores(on server: BenchServer, into results: inout BenchResults) async throws {
+        let sampler = ResidentMemorySampler()
+        sampler.start(pid: server.processIdentifier)
+        progress("restores of \(plan.restoreSizes.map(String.init).joined(separator: ", ")) entries")
+        results.restores = try await RestoreBench(baseURL: server.baseURL, workspace: workspace).run(sizes: plan.restoreSizes)
+        results.residentRestores = await sampler.stop()
+    }
+
+    private func measureUncached(_ server: BenchServer, into results: inout BenchResults) async throws {
+        let wrk = Wrk(baseURL: server.baseURL, workspace: workspace)
+        // Opens the pool's connections and prepares the statements before anything is timed.
+        _ = try wrk.run(.deviceEntitlements(accounts: plan.accounts), connections: 16, seconds: 3)
+        let sampler = ResidentMemorySampler()
+        sampler.start(pid: server.processIdentifier)
+        for connections in plan.concurrency {
+            progress("wrk: GET /v1/entitlements (every request to PostgreSQL), \(connections) connections")
+            results.uncachedDevice[connections] = try wrk.run(
+                .deviceEntitlements(accounts: plan.accounts), connections: connections, seconds: plan.seconds)
+            progress("wrk: GET /v1/admin/accounts/{id}/entitlements (every request to PostgreSQL), \(connections) connections")
+            results.uncachedAdmin[connections] = try wrk.run(
+                .adminEntitlements(accounts: plan.accounts), connections: connections, seconds: plan.seconds)
+        }
+        results.residentUncachedLoad = await sampler.stop()
+    }
+
+    private func progress(_ message: String) {
+        FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+    }
+}
+
+/// The server's snapshot cache counters, read from `/metrics`.
+struct CacheCounters {
+    let hits: Double
+    let misses: Double
+
+    static func read(from baseURL: URL) async throws -> CacheCounters {
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: baseURL.absoluteString + "/metrics"), timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
+        let text = String(buffer: body)
+        func counter(_ result: String) -> Double {
+            let prefix = "storesync_snapshot_cache_lookups_total{result=\"\(result)\"} "
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return 0 }
+            return Double(line.dropFirst(prefix.count)) ?? 0
+        }
+        return CacheCounters(hits: counter("hit"), misses: counter("miss"))
+    }
+
+    func hitRatio(since earlier: CacheCounters) -> Double? {
+        let hits = self.hits - earlier.hits
+        let total = hits + misses - earlier.misses
+        return total > 0 ? hits / total : nil
+    }
+}

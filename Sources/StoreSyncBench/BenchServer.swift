@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import PostgresLibPQ
+import StoreSyncTesting
+
+/// The release server under measurement, on its embedded PostgreSQL in the workspace.
+struct BenchServer {
+    let process: ServerProcess
+    let workspace: BenchWorkspace
+
+    /// The embedded cluster's database, as the server reaches it (unix socket).
+    var database: PostgresConfiguration {
+        var configuration = EmbeddedPostgres(
+            directory: workspace.dataDirectory.appendingPathComponent("postgres", isDirectory: true),
+            logger: .init(label: "storesync.bench")
+        ).configuration
+        configuration.database = "storesync"
+        return configuration
+    }
+
+    var baseURL: URL { process.baseURL }
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Starts `storesync serve` with the snapshot cache on or off (the off switch exists only
+    /// so this measurement can make every lookup reach PostgreSQL).
+    static func start(plan: BenchPlan, workspace: BenchWorkspace, snapshotCache: Bool, label: String) async throws
+        -> BenchServer
+    {
+        let process = try await ServerProcess.start(
+            executable: plan.serverBinary, port: try FreePort.find(),
+            settings: [
+                "STORESYNC_DATA_DIR": workspace.dataDirectory.path,
+                "STORESYNC_TRUSTED_ROOTS": workspace.rootsFile.path,
+                "STORESYNC_CATALOG": workspace.catalogFile.path,
+                "STORESYNC_BUNDLE_ID": workspace.signer.bundleId,
+                "STORESYNC_APP_APPLE_ID": String(workspace.signer.appAppleId),
+                "STORESYNC_ENVIRONMENT": "Sandbox",
+                "STORESYNC_SIGNING_KEY": workspace.signingKey,
+                "STORESYNC_ADMIN_API_KEY": workspace.adminKey,
+                "STORESYNC_BCRYPT_COST": "4",
+                "STORESYNC_SNAPSHOT_CACHE": snapshotCache ? "true" : "false",
+                // A 10,000-entry restore carries ~40 MB of JWS; the default limit is 16 MiB.
+                "STORESYNC_MAX_BODY_BYTES": String(128 * 1024 * 1024),
+                "LOG_LEVEL": "warning",
+            ],
+            logFile: workspace.file("server-\(label).log"))
+        return BenchServer(process: process, workspace: workspace)
+    }
+
+    /// Resident memory of the server process, in bytes.
+    func residentBytes() -> Int? {
+        ResidentMemory.bytes(of: process.processIdentifier)
+    }
+
+    func stop() async { await process.stop() }
+}
+
+/// Reads a process's resident set size.
+enum ResidentMemory {
+    static func bytes(of pid: Int32) -> Int? {
+        // Linux: "VmRSS:   123456 kB" in /proc/<pid>/status.
+        if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        {
+            return kilobytes * 1024
+        }
+        // Elsewhere (macOS): ps reports kilobytes.
+        guard let output = try? Shell.output("ps", ["-o", "rss=", "-p", String(pid)]),
+            let kilobytes = Int(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
+        return kilobytes * 1024
+    }
+}
+
+/// Samples a process's resident memory while a load runs and keeps the peak.
+final class ResidentMemorySampler: @unchecked Sendable {  // `peak` is written by the sampling task only, read after it ends.
+    private var peak = 0
+    private var task: Task<Void, Never>?
+
+    func start(pid: Int32) {
+        task = Task { [self] in
+            while !Task.isCancelled {
+                if let bytes = ResidentMemory.bytes(of: pid) { peak = max(peak, bytes) }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
+    /// Stops sampling and answers the peak.
+    func stop() async -> Int {
+        task?.cancel()
+        await task?.value
+        return peak
+    }
+}

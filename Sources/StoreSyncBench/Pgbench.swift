@@ -1,0 +1,68 @@
+import Foundation
+import PostgresLibPQ
+import StoreSyncServer
+
+/// pgbench running the server's own lookup statement (``LookupQuery``), prepared, against the
+/// same PostgreSQL the server uses, over the same unix socket: the database's ceiling for
+/// this query on this machine.
+struct Pgbench {
+    let database: PostgresConfiguration
+    let accounts: Int
+    let workspace: BenchWorkspace
+
+    /// The script: a random account, then the server's statement with each parameter being
+    /// that account's id. pgbench variables are numbers, so the id is derived from the number
+    /// exactly as the seed derived it (an immutable expression PostgreSQL evaluates once).
+    func script() -> String {
+        var statement = LookupQuery.sql
+        for parameter in ["$1", "$2", "$3"] {
+            statement = statement.replacingOccurrences(of: parameter, with: BenchSeeder.accountId(":n"))
+        }
+        return "\\set n random(1, \(accounts))\n\(statement);\n"
+    }
+
+    /// Runs pgbench for `seconds` with `clients` clients and reads its per-transaction log for
+    /// the latency percentiles.
+    func run(clients: Int, seconds: Int) throws -> LoadResult {
+        let scriptFile = workspace.file("lookup.pgbench")
+        try Data(script().utf8).write(to: scriptFile)
+        let logDirectory = workspace.file("pgbench-\(clients)")
+        try? FileManager.default.removeItem(at: logDirectory)
+        try FileManager.default.createDirectory(at: logDirectory, withIntermediateDirectories: true)
+        let output = try Shell.output(
+            "pgbench",
+            [
+                "--no-vacuum", "--protocol=prepared", "--client=\(clients)", "--jobs=2", "--time=\(seconds)",
+                "--file=\(scriptFile.path)", "--log", "--log-prefix=\(logDirectory.appendingPathComponent("tx").path)",
+                "--host=\(database.host ?? "")", "--port=\(database.port)", "--username=\(database.user ?? "postgres")",
+                database.database,
+            ])
+        guard let tps = Self.number(after: "tps = ", in: output) else {
+            throw BenchError("pgbench printed no tps:\n\(output)")
+        }
+        let latencies = try transactionLatencies(in: logDirectory)
+        let failed = Self.number(after: "number of failed transactions: ", in: output).map { Int($0) } ?? 0
+        return LoadResult(
+            requestsPerSecond: tps, p50Milliseconds: Percentile.of(latencies, 50),
+            p99Milliseconds: Percentile.of(latencies, 99), errors: failed)
+    }
+
+    /// Each log line is `client transaction latency_us script epoch epoch_us`.
+    private func transactionLatencies(in directory: URL) throws -> [Double] {
+        var latencies: [Double] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                if fields.count >= 3, let micros = Double(fields[2]) { latencies.append(micros / 1000) }
+            }
+        }
+        return latencies
+    }
+
+    private static func number(after marker: String, in text: String) -> Double? {
+        guard let range = text.range(of: marker) else { return nil }
+        let digits = text[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+        return Double(digits)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Runs the load tools (pgbench, wrk, ps) and returns what they print.
+enum Shell {
+    /// Runs a program found on PATH and answers its standard output.
+    ///
+    /// - Throws: ``BenchError`` when it cannot start or exits non-zero (with its stderr).
+    static func output(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        let stdout = Pipe()
+        // Standard error goes to a file: two pipes read one after the other can deadlock when
+        // the child fills the second while we wait on the first.
+        let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("storesync-bench-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorsFile) }
+        process.standardOutput = stdout
+        process.standardError = try FileHandle(forWritingTo: errorsFile)
+        try process.run()
+        // Read before waiting: a full pipe would block the child forever.
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errors = (try? Data(contentsOf: errorsFile)) ?? Data()
+        guard process.terminationStatus == 0 else {
+            throw BenchError(
+                "\(program) exited with status \(process.terminationStatus): "
+                    + (String(data: errors, encoding: .utf8) ?? ""))
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether a program is on PATH.
+    static func has(_ program: String) -> Bool {
+        (try? output("sh", ["-c", "command -v \(program)"])) != nil
+    }
+}
+
+/// A bench step that could not run, with the reason.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# `make bench`: builds the server and the bench driver in release mode, then runs the driver,
+# which starts `storesync serve` on its embedded PostgreSQL in a temporary directory, seeds
+# it, loads it with pgbench and wrk, and prints every figure next to its target.
+# Extra arguments go to the driver (`storesync-bench --help`), e.g.
+#   scripts/bench.sh --seconds 5 --accounts 20000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
+swift build -c release --product storesync
+swift build -c release --product storesync-bench
+bin="$(swift build -c release --show-bin-path)"
+exec "$bin/storesync-bench" --server "$bin/storesync" "$@"
