@@ -151,6 +151,7 @@ let package = Package(
                 "AppStoreVerification",
                 "PostgresLibPQ",
                 "StoreSyncAPI",
+                "StoreSyncClient",
                 "StoreSyncCore",
                 "StoreSyncServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -248,6 +249,7 @@ let package = Package(
         .testTarget(
             name: "ScenarioTests",
             dependencies: [
+                "AppStorePayloads",
                 "StoreSyncClient",
                 "StoreSyncServer",
                 "StoreSyncTesting",
