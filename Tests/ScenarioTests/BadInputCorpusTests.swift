@@ -34,7 +34,6 @@ import Testing
         case garbageJWS = "garbage JWS"
         case oversizedJWS = "oversized JWS (under the body limit)"
         case jwsFromAnotherPKI = "JWS signed by an untrusted certificate chain"
-        case truncatedJWSInRestore = "truncated JWS inside a restore entry"
         case garbageNotification = "garbage Server Notification"
         case hugeBody = "body over STORESYNC_MAX_BODY_BYTES"
         case deeplyNestedJSON = "deeply nested JSON"
@@ -83,10 +82,6 @@ import Testing
                 record.transactionId = TestPurchase.nextId()
                 record.originalTransactionId = record.transactionId
                 return Request(path: "/v1/transactions", token: x, body: try json(UploadTransactionRequest(signedTransaction: stranger.signTransaction(record))))
-            case .truncatedJWSInRestore:
-                var entry = fixture.purchase.record
-                entry.signedTransaction = String(jws.dropLast(40))
-                return Request(path: "/v1/restore", token: fixture.y.token, body: try json(RestoreRequest(entries: [entry], userInitiated: true)))
             case .garbageNotification:
                 return Request(path: "/v1/notifications/appstore", body: try json(NotificationRequest(signedPayload: "a.b.c")))
             case .hugeBody:

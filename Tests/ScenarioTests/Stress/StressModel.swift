@@ -47,17 +47,18 @@ actor StressModel {
 
     /// A random version Apple signed for one of an Apple ID's purchases (what StoreKit
     /// re-delivers to that Apple ID's devices).
-    func randomVersion(appleId: Int, using generator: inout SeededGenerator) -> TestPurchase? {
-        let candidates = chains.values.filter { $0.appleId == appleId }.flatMap(\.versions)
-        return candidates.randomElement(using: &generator)
+    ///
+    /// - Parameter pick: A random number choosing the version (generators stay with their workers).
+    func randomVersion(appleId: Int, pick: UInt64) -> TestPurchase? {
+        let candidates = chains.sorted { $0.key < $1.key }.filter { $0.value.appleId == appleId }.flatMap(\.value.versions)
+        return candidates.isEmpty ? nil : candidates[Int(pick % UInt64(candidates.count))]
     }
 
     /// The newest version Apple signed of a random purchase, with the purchase's type.
-    func randomLatest(using generator: inout SeededGenerator) -> (latest: TestPurchase, type: ProductType)? {
-        guard let chain = chains.sorted(by: { $0.key < $1.key }).randomElement(using: &generator)?.value,
-            let latest = chain.versions.last
-        else { return nil }
-        return (latest, chain.productType)
+    func randomLatest(pick: UInt64) -> (latest: TestPurchase, type: ProductType)? {
+        let sorted = chains.sorted { $0.key < $1.key }
+        guard !sorted.isEmpty, let latest = sorted[Int(pick % UInt64(sorted.count))].value.versions.last else { return nil }
+        return (latest, sorted[Int(pick % UInt64(sorted.count))].value.productType)
     }
 
     /// The account's ledger replayed through StoreSyncCore: every version of every purchase

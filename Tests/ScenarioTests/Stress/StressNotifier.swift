@@ -18,10 +18,11 @@ actor StressNotifier {
 
     func run(until deadline: ContinuousClock.Instant) async throws {
         while ContinuousClock.now < deadline {
-            guard let (latest, type) = await model.randomLatest(using: &generator) else {
+            guard let picked = await model.randomLatest(pick: generator.next()) else {
                 try await Task.sleep(for: .milliseconds(10))
                 continue
             }
+            let (latest, type) = (picked.latest, picked.type)
             server.clock.advance(by: 60)
             let now = server.clock.now()
             let notification: NotificationType

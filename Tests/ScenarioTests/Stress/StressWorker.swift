@@ -26,8 +26,8 @@ actor StressWorker {
         model: StressModel, ownershipMoves: AsyncMutex, seed: UInt64
     ) {
         self.appleId = appleId
-        testDevices = devices.map(\.0)
-        signedIn = devices.map(\.1)
+        testDevices = devices.map { $0.0 }
+        signedIn = devices.map { $0.1 }
         self.accounts = accounts
         self.server = server
         self.model = model
@@ -71,7 +71,7 @@ actor StressWorker {
     /// StoreKit delivers one of the Apple ID's transactions again, to whatever account the
     /// device is signed in to: known to its owner, refused (kept on the device) elsewhere.
     private func redeliver(on index: Int) async throws {
-        guard let version = await model.randomVersion(appleId: appleId, using: &generator) else { return }
+        guard let version = await model.randomVersion(appleId: appleId, pick: generator.next()) else { return }
         await model.count("redeliver")
         do {
             let outcome = try await testDevices[index].client.record(signedTransaction: version.jws)
