@@ -1,6 +1,10 @@
+import AppStorePayloads
 import Foundation
+import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncClient
+import StoreSyncCore
+import StoreSyncServer
 import StoreSyncTesting
 import Testing
 

@@ -1,5 +1,10 @@
+import AppStorePayloads
 import Foundation
+import PostgresLibPQ
+import StoreSyncAPI
+import StoreSyncClient
 import StoreSyncCore
+import StoreSyncServer
 import StoreSyncTesting
 
 /// The stress test's record of the truth: every version Apple signed, per purchase, and who

@@ -1,3 +1,12 @@
+import AppStorePayloads
+import Foundation
+import PostgresLibPQ
+import StoreSyncAPI
+import StoreSyncClient
+import StoreSyncCore
+import StoreSyncServer
+import StoreSyncTesting
+
 /// What a scenario must end with, stated before it runs: the entitlements each device shows
 /// offline and each account gets from the server, the owner of each purchase, the events
 /// appended for it, and how many purchases the server knows.

@@ -1,5 +1,11 @@
+import AppStorePayloads
 import Foundation
+import PostgresLibPQ
+import StoreSyncAPI
+import StoreSyncClient
 import StoreSyncCore
+import StoreSyncServer
+import StoreSyncTesting
 
 /// An entitlement a scenario expects an account or device to end with. Only what is stated
 /// is compared: `"premium"` alone matches any source of premium; naming the product, the

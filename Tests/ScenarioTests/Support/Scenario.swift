@@ -1,5 +1,6 @@
 import AppStorePayloads
 import Foundation
+import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncClient
 import StoreSyncCore
