@@ -152,6 +152,7 @@ let package = Package(
                 "AppStoreVerification",
                 "PostgresLibPQ",
                 "StoreSyncAPI",
+                "StoreSyncClient",
                 "StoreSyncCore",
                 "StoreSyncServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -269,6 +270,7 @@ let package = Package(
         .testTarget(
             name: "ScenarioTests",
             dependencies: [
+                "AppStorePayloads",
                 "StoreSyncClient",
                 "StoreSyncServer",
                 "StoreSyncTesting",

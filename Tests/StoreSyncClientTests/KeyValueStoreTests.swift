@@ -1,5 +1,6 @@
 import Foundation
 @testable import StoreSyncClient
+import StoreSyncTesting
 import Testing
 
 /// The contract every store keeps, checked on each implementation that runs on Linux.

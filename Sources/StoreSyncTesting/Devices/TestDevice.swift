@@ -1,0 +1,52 @@
+public import Foundation
+public import StoreSyncClient
+
+/// One simulated device: a client with its own cache and a transport the test controls,
+/// reading time from the server's clock.
+public struct TestDevice: Sendable {
+    /// The client under test.
+    public let client: StoreSyncClient
+    /// Its cache, for tests that inspect or tamper with what it stored.
+    public let store: any KeyValueStore
+    /// Its network, for tests that cut it or hold responses.
+    public let transport: ControlledTransport
+
+    /// Creates a device talking to a test server.
+    ///
+    /// - Parameters:
+    ///   - server: The server; its clock is the device's clock and its key is pinned.
+    ///   - store: The cache; in memory by default.
+    ///   - sessionStore: Where the session is kept; `store` when `nil`.
+    ///   - transport: The network; a fresh online one by default.
+    ///   - publicKey: The pinned snapshot key; the server's by default.
+    public init(
+        server: TestServer, store: any KeyValueStore = InMemoryStore(), sessionStore: (any KeyValueStore)? = nil,
+        transport: ControlledTransport = ControlledTransport(), publicKey: String? = nil
+    ) {
+        self.store = store
+        self.transport = transport
+        let clock = server.clock
+        client = StoreSyncClient(
+            configuration: .init(baseURL: server.baseURL, serverPublicKey: publicKey ?? server.signingPublicKey),
+            store: store, sessionStore: sessionStore, transport: transport, now: { clock.now() })
+    }
+
+    /// A device whose cache is a fresh directory on disk.
+    ///
+    /// - Parameters:
+    ///   - server: The server.
+    ///   - directory: The cache directory; a new scratch directory by default.
+    /// - Returns: The device.
+    public static func onDisk(server: TestServer, directory: URL = TestDirectory.make()) -> TestDevice {
+        TestDevice(server: server, store: FileStore(directory: directory))
+    }
+
+    /// The same installation launched again: a new client on this device's cache and network,
+    /// as after the app was quit and reopened.
+    ///
+    /// - Parameter server: The server.
+    /// - Returns: The relaunched device.
+    public func relaunched(on server: TestServer) -> TestDevice {
+        TestDevice(server: server, store: store, transport: transport)
+    }
+}

@@ -1,0 +1,27 @@
+public import StoreSyncServer
+
+/// Runs a body against a fresh live server (its own PostgreSQL database) and stops the server
+/// afterwards, also when the body throws.
+///
+/// - Parameters:
+///   - clock: The clock the server and its devices read.
+///   - configure: Changes to the test configuration (transfer policy, limits, …).
+///   - body: The test, given the running server.
+/// - Returns: What the body returns.
+/// - Throws: What the server start or the body throws.
+@discardableResult
+public func withLiveServer<Result: Sendable>(
+    clock: TestClock = TestClock(),
+    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (TestServer) async throws -> Result
+) async throws -> Result {
+    let server = try await TestServer.start(clock: clock, configure: configure)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}

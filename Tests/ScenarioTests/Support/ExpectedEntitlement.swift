@@ -1,0 +1,79 @@
+import AppStorePayloads
+import Foundation
+import PostgresLibPQ
+import StoreSyncAPI
+import StoreSyncClient
+import StoreSyncCore
+import StoreSyncServer
+import StoreSyncTesting
+
+/// An entitlement a scenario expects an account or device to end with. Only what is stated
+/// is compared: `"premium"` alone matches any source of premium; naming the product, the
+/// expiry or family sharing pins those too.
+struct ExpectedEntitlement: Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    enum Expiry: Hashable {
+        case unstated
+        case lifetime
+        case at(Date)
+    }
+
+    var entitlementId: String
+    var productId: String?
+    var expiry: Expiry = .unstated
+    var ownership: OwnershipType = .purchased
+
+    init(_ entitlementId: String, product: String? = nil, expiry: Expiry = .unstated, ownership: OwnershipType = .purchased) {
+        self.entitlementId = entitlementId
+        productId = product
+        self.expiry = expiry
+        self.ownership = ownership
+    }
+
+    init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    func matches(_ entitlement: Entitlement) -> Bool {
+        guard entitlement.entitlementId == entitlementId, entitlement.ownershipType == ownership else { return false }
+        if let productId, entitlement.productId != productId { return false }
+        switch expiry {
+        case .unstated: return true
+        case .lifetime: return entitlement.expiresAt == nil
+        case .at(let date): return entitlement.expiresAt == date
+        }
+    }
+
+    var description: String {
+        var text = entitlementId
+        if let productId { text += " from \(productId)" }
+        switch expiry {
+        case .unstated: break
+        case .lifetime: text += " for life"
+        case .at(let date): text += " until \(date.formatted(.iso8601))"
+        }
+        if ownership == .familyShared { text += " (family-shared)" }
+        return text
+    }
+}
+
+extension [ExpectedEntitlement] {
+    /// Whether these expectations and the actual entitlements pair up one to one.
+    func matchOneToOne(_ actual: [Entitlement]) -> Bool {
+        guard count == actual.count else { return false }
+        var unmatched = actual
+        for expected in self {
+            guard let index = unmatched.firstIndex(where: expected.matches) else { return false }
+            unmatched.remove(at: index)
+        }
+        return true
+    }
+}
+
+extension Entitlement {
+    /// One line for failure messages.
+    var summary: String {
+        "\(entitlementId) from \(productId) (\(originalTransactionId))"
+            + (expiresAt.map { " until \($0.formatted(.iso8601))" } ?? " for life")
+            + (ownershipType == .familyShared ? " (family-shared)" : "")
+    }
+}
