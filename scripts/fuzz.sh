@@ -75,9 +75,10 @@ run_pass() {
     local name=$1 token=$2
     shift 2
     echo "fuzz: pass '$name'"
-    "$venv/bin/schemathesis" --no-color --config-file "${config_file:-$work/empty.toml}" run "$base/openapi.yaml" --url "$base" \
+    # From the scratch directory: schemathesis leaves a .schemathesis/ folder where it runs.
+    (cd "$work" && "$venv/bin/schemathesis" --no-color --config-file "${config_file:-$work/empty.toml}" run "$base/openapi.yaml" --url "$base" \
         -H "Authorization: Bearer $token" --checks "$checks" --max-examples "$max_examples" \
-        --request-timeout 30 --suppress-health-check all --generation-database :memory: "${seed_option[@]}" "$@" || failed=1
+        --request-timeout 30 --suppress-health-check all --generation-database :memory: "${seed_option[@]}" "$@") || failed=1
 }
 
 run_pass device "$(sign_up device)" --exclude-tag admin --exclude-operation-id signOut
