@@ -259,7 +259,11 @@ let package = Package(
         ),
         .testTarget(
             name: "storesyncTests",
-            dependencies: ["storesync", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "storesync", "PostgresLibPQ", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -36,12 +36,12 @@ extension EmbeddedPostgres {
         try await run(launch, launch.binaries.pgCtl, ["start", "-D", dataDirectory.path, "-l", logFile, "-w", "-t", "120", "-s"], logFile: logFile)
     }
 
-    func performStop() async throws {
+    func performStop(mode: ShutdownMode) async throws {
         guard FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("postmaster.pid").path) else { return }
         let launch = try await prepareLaunch()
         guard try await isRunning(launch) else { return }
         logger.debug("stopping embedded PostgreSQL", metadata: ["db.data_directory": "\(dataDirectory.path)"])
-        try await run(launch, launch.binaries.pgCtl, ["stop", "-D", dataDirectory.path, "-m", "fast", "-w", "-t", "120", "-s"])
+        try await run(launch, launch.binaries.pgCtl, ["stop", "-D", dataDirectory.path, "-m", mode.rawValue, "-w", "-t", "120", "-s"])
     }
 
     /// `pg_ctl status`: 0 running, 3 not running, 4 no usable data directory.

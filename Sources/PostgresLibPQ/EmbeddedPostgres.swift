@@ -97,18 +97,27 @@ public final class EmbeddedPostgres: Sendable {
         }
     }
 
-    /// Stops the cluster with a fast shutdown (sessions are disconnected); the data stays.
+    /// How `pg_ctl stop` shuts the server down.
+    public enum ShutdownMode: String, Sendable, Hashable, CaseIterable {
+        /// Sessions are disconnected, open transactions roll back, a checkpoint is written.
+        case fast
+        /// Every process quits at once, as in a crash; the next start replays the WAL.
+        case immediate
+    }
+
+    /// Stops the cluster (a fast shutdown unless told otherwise); the data stays.
     ///
     /// Does nothing when the cluster does not run.
     ///
+    /// - Parameter mode: ``ShutdownMode/fast``, or ``ShutdownMode/immediate`` to simulate a crash.
     /// - Throws: ``EmbeddedPostgresError`` when pg_ctl fails.
-    public func stop() async throws {
+    public func stop(mode: ShutdownMode = .fast) async throws {
         let started = lifecycle.withLockedValue { current -> Task<Void, any Error>? in
             defer { current = nil }
             return current
         }
         _ = try? await started?.value
-        try await performStop()
+        try await performStop(mode: mode)
     }
 
     private static func socketDirectory(for directory: URL, options: Options) -> String {

@@ -80,8 +80,11 @@ extension LibPQConnection {
             return LibPQResult.rows(from: result)
         case PGRES_FATAL_ERROR, PGRES_NONFATAL_ERROR:
             var error = LibPQResult.error(from: result, query: sql)
-            if handle.isBroken {
-                if error.code.raw.isEmpty || error.code == .unexpectedResponse { error.code = .connectionLost }
+            // No SQLSTATE means libpq wrote the error, not the server: it lost the connection
+            // ("server closed the connection unexpectedly") even where PQstatus still says OK,
+            // as after an immediate shutdown. Either way this connection cannot be trusted again.
+            if handle.isBroken || error.code == .unexpectedResponse {
+                error.code = .connectionLost
                 discardHandle()
             }
             throw error

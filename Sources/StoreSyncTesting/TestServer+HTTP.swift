@@ -40,10 +40,11 @@ extension TestServer {
     ///   - body: The body bytes.
     ///   - contentType: The `Content-Type`, `application/json` unless given.
     ///   - headers: More headers.
+    ///   - timeout: How long to wait for the whole response before throwing (a hung server).
     /// - Returns: The response.
     public func send(
         _ method: String, _ path: String, token: String? = nil, body: Data? = nil,
-        contentType: String? = "application/json", headers: [String: String] = [:]
+        contentType: String? = "application/json", headers: [String: String] = [:], timeout: Duration = .seconds(60)
     ) async throws -> TestResponse {
         var request = HTTPClientRequest(url: baseURL.absoluteString + path)
         request.method = HTTPMethod(rawValue: method)
@@ -53,7 +54,7 @@ extension TestServer {
             if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
         }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
         let bytes = try await response.body.collect(upTo: 256 * 1024 * 1024)
         var fields: [String: String] = [:]
         for header in response.headers { fields[header.name] = header.value }
@@ -67,11 +68,12 @@ extension TestServer {
     ///   - path: The path.
     ///   - token: A bearer token.
     ///   - json: The body, encoded with StoreSync's JSON coder.
+    ///   - timeout: How long to wait for the whole response before throwing.
     /// - Returns: The response.
-    public func send(_ method: String, _ path: String, token: String? = nil, json: some Encodable) async throws
-        -> TestResponse
-    {
-        try await send(method, path, token: token, body: try StoreSyncJSON.makeEncoder().encode(json))
+    public func send(
+        _ method: String, _ path: String, token: String? = nil, json: some Encodable, timeout: Duration = .seconds(60)
+    ) async throws -> TestResponse {
+        try await send(method, path, token: token, body: try StoreSyncJSON.makeEncoder().encode(json), timeout: timeout)
     }
 
     /// Creates an account and returns its session.

@@ -62,15 +62,18 @@ public final class TestServer: Sendable {
     /// - Parameters:
     ///   - catalog: The products loaded at start.
     ///   - clock: The clock the server reads.
+    ///   - database: A database to serve (the server migrates it), such as one in a
+    ///     ``TestDatabase/dedicatedCluster(named:options:)``; nil for a fresh one in the shared cluster.
     ///   - configure: Changes to the test configuration (transfer policy, limits, …).
     /// - Returns: The running server.
     /// - Throws: When the database or the server cannot start.
     public static func start(
         catalog: [CatalogProduct] = TestCatalog.products,
         clock: TestClock = TestClock(),
+        database: PostgresConfiguration? = nil,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
-        try await start(catalog: catalog, clock: clock, sharingWith: nil, configure: configure)
+        try await start(catalog: catalog, clock: clock, sharingWith: nil, database: database, configure: configure)
     }
 
     /// Starts a second instance of a running server: the same database, trusted roots, keys
@@ -79,11 +82,11 @@ public final class TestServer: Sendable {
     /// - Parameter first: The running server to share with.
     /// - Returns: The second instance; stop it before `first`.
     public static func secondInstance(of first: TestServer) async throws -> TestServer {
-        try await start(catalog: [], clock: first.clock, sharingWith: first) { _ in }
+        try await start(catalog: [], clock: first.clock, sharingWith: first, database: nil) { _ in }
     }
 
     private static func start(
-        catalog: [CatalogProduct], clock: TestClock, sharingWith first: TestServer?,
+        catalog: [CatalogProduct], clock: TestClock, sharingWith first: TestServer?, database: PostgresConfiguration?,
         configure: @Sendable (inout ServerConfiguration) -> Void
     ) async throws -> TestServer {
         if let first {
@@ -119,7 +122,12 @@ public final class TestServer: Sendable {
         configure(&configuration)
         try configuration.validate()
 
-        let databaseConfiguration = try await TestDatabase.makeDatabase(migrationsDirectory: TestDatabase.schemaDirectory)
+        let databaseConfiguration: PostgresConfiguration
+        if let database {
+            databaseConfiguration = database
+        } else {
+            databaseConfiguration = try await TestDatabase.makeDatabase(migrationsDirectory: TestDatabase.schemaDirectory)
+        }
         return try await launch(
             configuration: configuration, database: databaseConfiguration, pki: pki, signer: signer, adminKey: adminKey,
             signingPublicKey: signingKey.publicKey.rawRepresentation.base64EncodedString(), clock: clock, scratch: scratch)

@@ -58,6 +58,30 @@ import Testing
         try await cluster.stop()
     }
 
+    @Test func statementOnAConnectionAnImmediateShutdownKilledIsAConnectionError() async throws {
+        let directory = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cluster = EmbeddedPostgres(directory: directory, options: .forTesting, logger: TestCluster.logger)
+        try await cluster.start()
+        let pool = ConnectionPool(configuration: cluster.configuration, size: 1, logger: TestCluster.logger)
+        // Mid-transaction the pool does not check the connection before each statement: the
+        // statement itself meets the dead socket, and libpq reports that without a SQLSTATE.
+        let cutOff = try await #require(throws: PostgresError.self) {
+            try await pool.withConnection { connection in
+                try await connection.execute("BEGIN")
+                try await connection.execute("SELECT \(1)")
+                try await cluster.stop(mode: .immediate)
+                try await connection.execute("SELECT \(2)")
+            }
+        }
+        #expect(cutOff.isConnectionError, "\(String(reflecting: cutOff))")
+        try await cluster.start()
+        let answer = try await pool.withConnection { try #require(try await $0.query("SELECT 'back'").first).decode(String.self) }
+        #expect(answer == "back")
+        await pool.shutdown()
+        try await cluster.stop()
+    }
+
     @Test func listensOnTheUnixSocketOnly() async throws {
         let cluster = try await TestCluster.cluster()
         #expect(try await answer(cluster.configuration, "SHOW listen_addresses") == "")

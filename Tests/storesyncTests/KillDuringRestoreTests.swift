@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import PostgresLibPQ
+import StoreSyncAPI
+import StoreSyncCore
+import StoreSyncTesting
+import Testing
+
+/// `storesync serve` killed with SIGKILL while restores are in flight (issue 7, Reliability):
+/// after a restart each account is in its before state (nothing of the restore) or its after
+/// state (all of it, with the version bump and the events), never half — and an account whose
+/// restore was answered 200 is always in its after state.
+@Suite struct KillDuringRestoreTests {
+    static let rounds = 3
+    static let accountsPerRound = 12
+    static let batch = 20
+
+    /// One account of a round and what became of its restore before the kill.
+    struct Restore: Sendable {
+        let session: SessionResponse
+        let purchases: [TransactionRecord]
+        var versionBefore: Int64 = 0
+        var answered = false
+    }
+
+    @Test func everyAccountIsInItsBeforeOrAfterStateAfterASigkillMidRestore() async throws {
+        let fixture = try await KillFixture.make()
+        let pool = ConnectionPool(configuration: fixture.database, size: 2, logger: Logger(label: "storesync.kill-test"))
+        var server = try await ServerProcess.start(environment: fixture.environment, directory: fixture.directory, logName: "serve-0.log")
+        defer { server.stop() }
+        var cutOff = 0
+        for round in 1...Self.rounds {
+            var restores = try await signUpAccounts(on: server, signer: fixture.signer)
+            for index in restores.indices {
+                restores[index].versionBefore = try await version(of: restores[index].session.accountId, in: pool)
+            }
+            restores = try await restoreAllThenKill(restores, server: server)
+            server = try await ServerProcess.start(environment: fixture.environment, directory: fixture.directory, logName: "serve-\(round).log")
+
+            var after = 0
+            for restore in restores {
+                after += try await expectBeforeOrAfter(restore, in: pool, server: server) ? 1 : 0
+            }
+            let answered = restores.filter(\.answered).count
+            cutOff += restores.count - answered
+            print("KillDuringRestoreTests round \(round): \(answered) answered, \(after) after, \(restores.count - after) before")
+        }
+        #expect(cutOff > 0, "the kill never landed while a restore was in flight")
+        await pool.shutdown()
+        server.stop()
+        await fixture.remove()
+    }
+
+    private func signUpAccounts(on server: ServerProcess, signer: AppStoreTestSigner) async throws -> [Restore] {
+        var restores: [Restore] = []
+        for index in 0..<Self.accountsPerRound {
+            let credentials = Credentials(email: "kill-\(index)-\(UUID().uuidString.prefix(8))@example.com", password: "correct horse battery staple")
+            let response = try await server.send("POST", "/v1/accounts", body: try StoreSyncJSON.makeEncoder().encode(credentials))
+            try #require(response.status == 201)
+            let session = try StoreSyncJSON.makeDecoder().decode(SessionResponse.self, from: response.body)
+            let now = Date()
+            let purchases = (0..<Self.batch).map { _ in signer.signedPurchase(of: TestCatalog.lifetime, at: now) }
+            restores.append(Restore(session: session, purchases: purchases))
+        }
+        return restores
+    }
+
+    /// Fires every restore at once and kills the server as soon as the first one is answered,
+    /// so the others are cut off at whatever stage they reached.
+    private func restoreAllThenKill(_ restores: [Restore], server: ServerProcess) async throws -> [Restore] {
+        var outcomes = restores
+        try await withThrowingTaskGroup(of: (Int, Int?).self) { group in
+            for (index, restore) in restores.enumerated() {
+                let body = try StoreSyncJSON.makeEncoder().encode(RestoreRequest(entries: restore.purchases, userInitiated: true))
+                group.addTask {
+                    let status = try? await server.send("POST", "/v1/restore", token: restore.session.token, body: body).status
+                    return (index, status)
+                }
+            }
+            var killed = false
+            for try await (index, status) in group {
+                // A 200 that got out before the kill is a promise the restart must keep.
+                outcomes[index].answered = status == 200
+                if let status, !killed { #expect(status == 200, "a restore before the kill answered \(status)") }
+                if !killed {
+                    server.kill()
+                    killed = true
+                }
+            }
+        }
+        return outcomes
+    }
+
+    /// Checks one account against its two allowed states; returns whether it is in the after state.
+    private func expectBeforeOrAfter(_ restore: Restore, in pool: ConnectionPool, server: ServerProcess) async throws -> Bool {
+        let account = restore.session.accountId
+        let (transactions, owned, events) = try await pool.withConnection { connection in
+            let row = try await connection.query(
+                """
+                SELECT (SELECT count(*) FROM transactions WHERE account_id = \(account))::bigint,
+                       (SELECT count(*) FROM purchase_owners WHERE account_id = \(account))::bigint,
+                       (SELECT count(*) FROM events WHERE account_id = \(account) AND kind = 'purchaseClaimed')::bigint
+                """
+            ).first!
+            return try row.decode((Int, Int, Int).self)
+        }
+        let isAfter = transactions == Self.batch
+        #expect(transactions == 0 || isAfter, "account \(account) holds \(transactions) of \(Self.batch) transactions")
+        #expect(owned == transactions && events == transactions, "owners \(owned), claim events \(events), transactions \(transactions)")
+        let version = try await version(of: account, in: pool)
+        #expect(version == restore.versionBefore + (isAfter ? 1 : 0), "version \(version) for \(transactions) transactions")
+        if restore.answered { #expect(isAfter, "a restore answered 200 was lost") }
+
+        let response = try await server.send("GET", "/v1/entitlements", token: restore.session.token)
+        try #require(response.status == 200)
+        let snapshot = try StoreSyncJSON.makeDecoder().decode(Snapshot.self, from: response.body)
+        #expect(snapshot.version == version)
+        #expect(snapshot.transactions.count == transactions)
+        #expect(snapshot.entitlements.map(\.entitlementId) == (isAfter ? ["premium"] : []))
+        return isAfter
+    }
+
+    private func version(of account: UUID, in pool: ConnectionPool) async throws -> Int64 {
+        try await pool.withConnection { connection in
+            try await connection.query("SELECT version FROM account_versions WHERE account_id = \(account)").first!.decode(Int64.self)
+        }
+    }
+}

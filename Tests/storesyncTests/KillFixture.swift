@@ -1,0 +1,54 @@
+import Crypto
+import Foundation
+import PostgresLibPQ
+import StoreSyncAPI
+import StoreSyncTesting
+
+/// What `storesync serve` needs to run against the test cluster as an operator would run it:
+/// a migrated database, a test PKI root file, a catalog file, an admin key and a signing key.
+struct KillFixture {
+    let directory: URL
+    let signer: AppStoreTestSigner
+    let database: PostgresConfiguration
+    let environment: [String: String]
+
+    static func make() async throws -> KillFixture {
+        let directory = try StoreSyncBinary.temporaryDirectory()
+        let pki = try TestPKI.make()
+        let signer = AppStoreTestSigner(pki: pki)
+        let roots = directory.appendingPathComponent("roots.pem")
+        try Data(pki.rootPEM.utf8).write(to: roots)
+        let catalog = directory.appendingPathComponent("catalog.json")
+        try StoreSyncJSON.makeEncoder().encode(CatalogResponse(products: TestCatalog.products)).write(to: catalog)
+        let database = try await TestDatabase.makeDatabase(migrationsDirectory: TestDatabase.schemaDirectory)
+        let environment = [
+            "DATABASE_URL": databaseURL(database),
+            "STORESYNC_SCHEMA_DIR": TestDatabase.schemaDirectory.path,
+            "STORESYNC_BUNDLE_ID": signer.bundleId,
+            "STORESYNC_APP_APPLE_ID": String(signer.appAppleId),
+            "STORESYNC_ENVIRONMENT": "Sandbox",
+            "STORESYNC_TRUSTED_ROOTS": roots.path,
+            "STORESYNC_CATALOG": catalog.path,
+            "STORESYNC_ADMIN_API_KEY": "kill-test-admin-\(UUID().uuidString)",
+            "STORESYNC_SIGNING_KEY": Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString(),
+            "STORESYNC_BCRYPT_COST": "4",
+        ]
+        return KillFixture(directory: directory, signer: signer, database: database, environment: environment)
+    }
+
+    /// The test cluster listens on a unix socket only: libpq's `host=` query names its directory.
+    private static func databaseURL(_ configuration: PostgresConfiguration) -> String {
+        var query = URLComponents()
+        query.queryItems = [
+            URLQueryItem(name: "host", value: configuration.host), URLQueryItem(name: "port", value: String(configuration.port)),
+            URLQueryItem(name: "user", value: configuration.user),
+        ]
+        return "postgres:///\(configuration.database)?\(query.percentEncodedQuery ?? "")"
+    }
+
+    /// Drops the database and the files.
+    func remove() async {
+        try? await TestDatabase.drop(database)
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
