@@ -3,12 +3,12 @@ struct BenchResults: Sendable {
     var seedSeconds = 0.0
     var pgbench: [Int: LoadResult] = [:]
     var liveness: [Int: LoadResult] = [:]
-    var cachedDevice: [Int: LoadResult] = [:]
-    var cachedAdmin: [Int: LoadResult] = [:]
+    /// Lookups with the snapshot cache on, over the hot set.
+    var cached = LookupRuns()
     /// Share of cached-run lookups answered from the snapshot cache.
     var cacheHitRatio: Double?
-    var uncachedDevice: [Int: LoadResult] = [:]
-    var uncachedAdmin: [Int: LoadResult] = [:]
+    /// Lookups with the cache off, over every account.
+    var uncached = LookupRuns()
     var restores: [RestoreBench.Timing] = []
     var mergeMilliseconds: [Double] = []
     var verificationsPerSecond = 0.0
@@ -16,4 +16,12 @@ struct BenchResults: Sendable {
     var residentCachedLoad = 0
     var residentUncachedLoad = 0
     var residentRestores = 0
+}
+
+/// The two lookup routes' runs, by concurrency.
+struct LookupRuns: Sendable {
+    /// `GET /v1/entitlements` with device tokens.
+    var device: [Int: LoadResult] = [:]
+    /// `GET /v1/admin/accounts/{id}/entitlements` with the admin key.
+    var admin: [Int: LoadResult] = [:]
 }

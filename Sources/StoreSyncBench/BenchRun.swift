@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
+import StoreSyncTesting
 
 /// The phases of one bench run, in an order that keeps them from disturbing each other: the
 /// client-side figures before any server runs, pgbench while the server idles, then the HTTP
@@ -75,16 +73,9 @@ struct BenchRun {
         }
         progress("warming the snapshot cache with \(plan.hotAccounts) accounts")
         _ = try wrk.run(.deviceEntitlements(accounts: plan.hotAccounts), connections: 16, seconds: 5)
-        let before = try await CacheCounters.read(from: server.baseURL)
-        for connections in plan.concurrency {
-            progress("wrk: GET /v1/entitlements (cached), \(connections) connections")
-            results.cachedDevice[connections] = try wrk.run(
-                .deviceEntitlements(accounts: plan.hotAccounts), connections: connections, seconds: plan.seconds)
-            progress("wrk: GET /v1/admin/accounts/{id}/entitlements (cached), \(connections) connections")
-            results.cachedAdmin[connections] = try wrk.run(
-                .adminEntitlements(accounts: plan.hotAccounts), connections: connections, seconds: plan.seconds)
-        }
-        let after = try await CacheCounters.read(from: server.baseURL)
+        let before = try await CacheCounters.read(from: server.process)
+        results.cached = try measureLookups(with: wrk, accounts: plan.hotAccounts, label: "cached")
+        let after = try await CacheCounters.read(from: server.process)
         results.cacheHitRatio = after.hitRatio(since: before)
         results.residentCachedLoad = await sampler.stop()
     }
@@ -93,7 +84,7 @@ struct BenchRun {
         let sampler = ResidentMemorySampler()
         sampler.start(pid: server.processIdentifier)
         progress("restores of \(plan.restoreSizes.map(String.init).joined(separator: ", ")) entries")
-        results.restores = try await RestoreBench(baseURL: server.baseURL, workspace: workspace).run(sizes: plan.restoreSizes)
+        results.restores = try await RestoreBench(server: server.process, workspace: workspace).run(sizes: plan.restoreSizes)
         results.residentRestores = await sampler.stop()
     }
 
@@ -103,15 +94,22 @@ struct BenchRun {
         _ = try wrk.run(.deviceEntitlements(accounts: plan.accounts), connections: 16, seconds: 3)
         let sampler = ResidentMemorySampler()
         sampler.start(pid: server.processIdentifier)
-        for connections in plan.concurrency {
-            progress("wrk: GET /v1/entitlements (every request to PostgreSQL), \(connections) connections")
-            results.uncachedDevice[connections] = try wrk.run(
-                .deviceEntitlements(accounts: plan.accounts), connections: connections, seconds: plan.seconds)
-            progress("wrk: GET /v1/admin/accounts/{id}/entitlements (every request to PostgreSQL), \(connections) connections")
-            results.uncachedAdmin[connections] = try wrk.run(
-                .adminEntitlements(accounts: plan.accounts), connections: connections, seconds: plan.seconds)
-        }
+        results.uncached = try measureLookups(with: wrk, accounts: plan.accounts, label: "every request to PostgreSQL")
         results.residentUncachedLoad = await sampler.stop()
+    }
+
+    /// Both lookup routes at every concurrency, accounts drawn from the first `accounts`.
+    private func measureLookups(with wrk: Wrk, accounts: Int, label: String) throws -> LookupRuns {
+        var runs = LookupRuns()
+        for connections in plan.concurrency {
+            progress("wrk: GET /v1/entitlements (\(label)), \(connections) connections")
+            runs.device[connections] = try wrk.run(
+                .deviceEntitlements(accounts: accounts), connections: connections, seconds: plan.seconds)
+            progress("wrk: GET /v1/admin/accounts/{id}/entitlements (\(label)), \(connections) connections")
+            runs.admin[connections] = try wrk.run(
+                .adminEntitlements(accounts: accounts), connections: connections, seconds: plan.seconds)
+        }
+        return runs
     }
 
     private func progress(_ message: String) {
@@ -124,11 +122,8 @@ struct CacheCounters {
     let hits: Double
     let misses: Double
 
-    static func read(from baseURL: URL) async throws -> CacheCounters {
-        let response = try await HTTPClient.shared.execute(
-            HTTPClientRequest(url: baseURL.absoluteString + "/metrics"), timeout: .seconds(10))
-        let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        let text = String(buffer: body)
+    static func read(from server: ServerProcess) async throws -> CacheCounters {
+        let text = String(decoding: try await server.send("GET", "/metrics", timeout: .seconds(10)).body, as: UTF8.self)
         func counter(_ result: String) -> Double {
             let prefix = "storesync_snapshot_cache_lookups_total{result=\"\(result)\"} "
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return 0 }

@@ -1,7 +1,4 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
 import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncTesting
@@ -10,7 +7,7 @@ import StoreSyncTesting
 /// several sizes, each by a new account with transactions the server has never seen (every
 /// JWS verified), then the same request again (every entry already known).
 struct RestoreBench {
-    let baseURL: URL
+    let server: ServerProcess
     let workspace: BenchWorkspace
 
     struct Timing: Sendable {
@@ -75,40 +72,27 @@ struct RestoreBench {
     private func signUp() async throws -> String {
         let credentials = Credentials(
             email: "restore-\(UUID().uuidString.prefix(12).lowercased())@example.com", password: "bench password 1234")
-        let (status, _, body) = try await post("/v1/accounts", body: try StoreSyncJSON.makeEncoder().encode(credentials))
-        guard status == 201 || status == 200 else {
-            throw BenchError("sign-up answered \(status): \(String(decoding: body, as: UTF8.self))")
+        let response = try await server.send("POST", "/v1/accounts", json: credentials)
+        guard response.status == 201 else {
+            throw BenchError("sign-up answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
         }
-        return try StoreSyncJSON.makeDecoder().decode(SessionResponse.self, from: body).token
+        return try response.decode(SessionResponse.self).token
     }
 
     /// Posts one restore and answers the server's time for it, after checking every entry got
     /// the expected verdict (a fast wrong answer is not a result).
     private func restore(_ body: Data, token: String, expecting count: Int, verdict: VerdictKind) async throws -> Double {
-        let (status, headers, answer) = try await post("/v1/restore", body: body, token: token)
-        guard status == 200 else {
-            throw BenchError("restore answered \(status): \(String(decoding: answer.prefix(500), as: UTF8.self))")
+        let answer = try await server.send("POST", "/v1/restore", token: token, body: body, timeout: .seconds(300))
+        guard answer.status == 200 else {
+            throw BenchError("restore answered \(answer.status): \(String(decoding: answer.body.prefix(500), as: UTF8.self))")
         }
-        let response = try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: answer)
+        let response = try answer.decode(SyncResponse.self)
         let matching = response.verdicts.filter { $0.verdict == verdict }.count
         guard response.verdicts.count == count, matching == count else {
             throw BenchError("a restore of \(count) entries got \(matching) \(verdict) verdicts of \(response.verdicts.count)")
         }
-        guard let timing = headers["server-timing"], let milliseconds = Double(timing.split(separator: "=").last ?? "")
+        guard let timing = answer.header("Server-Timing"), let milliseconds = Double(timing.split(separator: "=").last ?? "")
         else { throw BenchError("the restore answer has no Server-Timing header") }
         return milliseconds
-    }
-
-    private func post(_ path: String, body: Data, token: String? = nil) async throws -> (Int, [String: String], Data) {
-        var request = HTTPClientRequest(url: baseURL.absoluteString + path)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
-        let bytes = try await response.body.collect(upTo: 512 * 1024 * 1024)
-        var headers: [String: String] = [:]
-        for header in response.headers { headers[header.name.lowercased()] = header.value }
-        return (Int(response.status.code), headers, Data(bytes.readableBytesView))
     }
 }

@@ -49,7 +49,6 @@ struct Wrk {
     /// prints one machine-readable line: requests, duration µs, p50 µs, p99 µs, errors.
     static let luaScript = """
         local mode, items, admin_key = "plain", {}, nil
-        local prefix = nil
 
         function init(args)
             mode = args[1] or "plain"

@@ -30,7 +30,17 @@ public struct TestResponse: Sendable {
     }
 }
 
-extension TestServer {
+/// A server a test talks to over loopback HTTP: the in-process ``TestServer`` or a
+/// ``ServerProcess`` running the real binary. Both get the same `send` helpers.
+public protocol LiveHTTPServer: Sendable {
+    /// `http://127.0.0.1:<port>`.
+    var baseURL: URL { get }
+}
+
+extension TestServer: LiveHTTPServer {}
+extension ServerProcess: LiveHTTPServer {}
+
+extension LiveHTTPServer {
     /// Sends a request with a raw body.
     ///
     /// - Parameters:
@@ -91,8 +101,10 @@ extension TestServer {
         guard response.status == 201 else { throw TestServerError.unexpectedStatus(response.status, response.problem) }
         return try response.decode(SessionResponse.self)
     }
+}
 
-    /// The password every ``signUp(email:deviceName:)`` account has.
+extension TestServer {
+    /// The password every ``LiveHTTPServer/signUp(email:deviceName:)`` account has.
     public static let password = "correct horse battery staple"
 }
 

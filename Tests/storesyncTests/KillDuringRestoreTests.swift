@@ -26,8 +26,9 @@ import Testing
     @Test func everyAccountIsInItsBeforeOrAfterStateAfterASigkillMidRestore() async throws {
         let fixture = try await KillFixture.make()
         let pool = ConnectionPool(configuration: fixture.database, size: 2, logger: Logger(label: "storesync.kill-test"))
-        var server = try await ServerProcess.start(environment: fixture.environment, directory: fixture.directory, logName: "serve-0.log")
-        defer { server.stop() }
+        var server = try await fixture.startServer(log: "serve-0.log")
+        // Whatever fails, no server outlives the test (a no-op once it stopped).
+        defer { server.kill() }
         var cutOff = 0
         for round in 1...Self.rounds {
             var restores = try await signUpAccounts(on: server, signer: fixture.signer)
@@ -35,7 +36,7 @@ import Testing
                 restores[index].versionBefore = try await version(of: restores[index].session.accountId, in: pool)
             }
             restores = try await restoreAllThenKill(restores, server: server)
-            server = try await ServerProcess.start(environment: fixture.environment, directory: fixture.directory, logName: "serve-\(round).log")
+            server = try await fixture.startServer(log: "serve-\(round).log")
 
             var after = 0
             for restore in restores {
@@ -47,7 +48,7 @@ import Testing
         }
         #expect(cutOff > 0, "the kill never landed while a restore was in flight")
         await pool.shutdown()
-        server.stop()
+        await server.stop()
         await fixture.remove()
     }
 

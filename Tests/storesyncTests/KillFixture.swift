@@ -46,6 +46,17 @@ struct KillFixture {
         return "postgres:///\(configuration.database)?\(query.percentEncodedQuery ?? "")"
     }
 
+    /// Starts `storesync serve` on a free port with this fixture's settings.
+    ///
+    /// - Parameter log: The log file's name in the fixture's directory.
+    func startServer(log: String) async throws -> ServerProcess {
+        var settings = environment
+        settings["LOG_LEVEL"] = "notice"
+        return try await ServerProcess.start(
+            executable: StoreSyncBinary.url, port: try FreePort.find(), settings: settings,
+            logFile: directory.appendingPathComponent(log))
+    }
+
     /// Drops the database and the files.
     func remove() async {
         try? await TestDatabase.drop(database)
