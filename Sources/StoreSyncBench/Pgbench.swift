@@ -21,9 +21,13 @@ struct Pgbench {
         return "\\set n random(1, \(accounts))\n\(statement);\n"
     }
 
-    /// Runs pgbench for `seconds` with `clients` clients and reads its per-transaction log for
-    /// the latency percentiles.
+    /// Runs pgbench with `clients` clients for about `seconds` and reads its per-transaction log
+    /// for the latency percentiles.
+    ///
+    /// The run is bounded by a transaction count, not `--time`: on some virtualised machines
+    /// pgbench's duration timer never fires and a timed run does not end.
     func run(clients: Int, seconds: Int) throws -> LoadResult {
+        let transactionsPerClient = max(500, Self.expectedRate * seconds / clients)
         let scriptFile = workspace.file("lookup.pgbench")
         try Data(script().utf8).write(to: scriptFile)
         let logDirectory = workspace.file("pgbench-\(clients)")
@@ -32,7 +36,7 @@ struct Pgbench {
         let output = try Shell.output(
             "pgbench",
             [
-                "--no-vacuum", "--protocol=prepared", "--client=\(clients)", "--jobs=2", "--time=\(seconds)",
+                "--no-vacuum", "--protocol=prepared", "--client=\(clients)", "--jobs=2", "--transactions=\(transactionsPerClient)",
                 "--file=\(scriptFile.path)", "--log", "--log-prefix=\(logDirectory.appendingPathComponent("tx").path)",
                 "--host=\(database.host ?? "")", "--port=\(database.port)", "--username=\(database.user ?? "postgres")",
                 database.database,
@@ -59,6 +63,9 @@ struct Pgbench {
         }
         return latencies
     }
+
+    /// Lookups per second this statement reaches on a 2-core machine: sizes the runs.
+    private static let expectedRate = 20_000
 
     private static func number(after marker: String, in text: String) -> Double? {
         guard let range = text.range(of: marker) else { return nil }
