@@ -54,6 +54,7 @@ public func buildApplication(
     app.beforeServerStarts {
         let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
+        feed.markSchemaReady()
         if let path = configuration.catalogPath {
             try await dependencies.catalog.loadFile(at: path)
         } else {

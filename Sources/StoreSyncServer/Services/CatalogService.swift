@@ -14,6 +14,9 @@ final class CatalogService: Sendable {
     private let repository = ProductRepository()
     private let state = NIOLockedValueBox(CatalogState(catalog: Catalog(), revision: CatalogState.revision(of: Catalog())))
     private let logger: Logger
+    /// Reloads take turns: a notification's reload racing the start-up load or an admin
+    /// definition could otherwise publish the older of two reads last.
+    private let reloads = AsyncSerialGate()
 
     struct CatalogState: Sendable {
         let catalog: Catalog
@@ -48,8 +51,10 @@ final class CatalogService: Sendable {
 
     /// Reads the catalog from the database.
     func reload() async throws {
-        let products = try await pool.withConnection { try await repository.all(on: $0) }
-        publish(Catalog(products))
+        try await reloads.run {
+            let products = try await pool.withConnection { try await repository.all(on: $0) }
+            publish(Catalog(products))
+        }
     }
 
     /// Loads the `STORESYNC_CATALOG` file into the database (products it names are defined

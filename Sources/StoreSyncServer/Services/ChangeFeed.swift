@@ -14,6 +14,9 @@ final class ChangeFeed: Service, Sendable {
 
     let listener: PostgresListener
     private let live = NIOLockedValueBox(false)
+    /// Whether migrations have run: before that the catalog table may not exist yet, and the
+    /// start-up catalog load that follows the migrations reads whatever changed meanwhile.
+    private let schemaReady = NIOLockedValueBox(false)
     private let logger: Logger
     /// Set once the caches exist (they need this feed to know whether they may serve).
     private let subscribers = NIOLockedValueBox<Subscribers?>(nil)
@@ -34,6 +37,12 @@ final class ChangeFeed: Service, Sendable {
     /// Whether notifications are flowing: the only time caches may answer.
     var isLive: Bool { live.withLockedValue { $0 } }
 
+    /// Called once migrations have run; from then on, a reconnect or a catalog notification
+    /// reloads the catalog.
+    func markSchemaReady() {
+        schemaReady.withLockedValue { $0 = true }
+    }
+
     func attach(_ subscribers: Subscribers) {
         self.subscribers.withLockedValue { $0 = subscribers }
     }
@@ -48,11 +57,7 @@ final class ChangeFeed: Service, Sendable {
                 // Whatever happened while nobody listened is unknown: start from nothing.
                 subscribers.snapshots.invalidateAll()
                 subscribers.sessions.invalidateAll()
-                do {
-                    try await subscribers.catalog.reload()
-                } catch {
-                    logger.warning("catalog reload after reconnect failed", metadata: ["error": "\(error)"])
-                }
+                await reloadCatalog(subscribers.catalog, reason: "reconnect")
                 live.withLockedValue { $0 = true }
                 logger.debug("change feed live")
             case .disconnected:
@@ -67,14 +72,19 @@ final class ChangeFeed: Service, Sendable {
             case .notification(Self.sessionsChannel, let payload):
                 if let hash = Data(hexString: payload) { subscribers.sessions.invalidate(tokenHash: hash) }
             case .notification(Self.catalogChannel, _):
-                do {
-                    try await subscribers.catalog.reload()
-                } catch {
-                    logger.warning("catalog reload after a change failed", metadata: ["error": "\(error)"])
-                }
+                await reloadCatalog(subscribers.catalog, reason: "change")
             case .notification:
                 continue
             }
+        }
+    }
+
+    private func reloadCatalog(_ catalog: CatalogService, reason: String) async {
+        guard schemaReady.withLockedValue({ $0 }) else { return }
+        do {
+            try await catalog.reload()
+        } catch {
+            logger.warning("catalog reload failed", metadata: ["storesync.reason": "\(reason)", "error": "\(error)"])
         }
     }
 }
