@@ -82,7 +82,7 @@ public final class ServerProcess: @unchecked Sendable {  // `Process` is only re
             guard process.isRunning else {
                 throw ServerProcessError("storesync serve exited with status \(process.terminationStatus):\n\(logTail())")
             }
-            if let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: ready), timeout: .seconds(2)),
+            if let response = try? await TestHTTPClient.shared.execute(HTTPClientRequest(url: ready), timeout: .seconds(2)),
                 response.status.code == 200
             {
                 return

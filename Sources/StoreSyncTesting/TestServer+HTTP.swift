@@ -64,7 +64,7 @@ extension LiveHTTPServer {
             if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
         }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
+        let response = try await TestHTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
         let bytes = try await response.body.collect(upTo: 256 * 1024 * 1024)
         var fields: [String: String] = [:]
         for header in response.headers { fields[header.name] = header.value }
