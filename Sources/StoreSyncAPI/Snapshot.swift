@@ -103,6 +103,26 @@ public struct Snapshot: Sendable, Hashable, Codable {
         try CanonicalJSON.encode(SignedContent(snapshot: self))
     }
 
+    /// A signed snapshot's JSON made from the bytes its signature covers, without encoding it
+    /// a second time: the signature becomes the first member of the signed object.
+    ///
+    /// JSON members are unordered, and a device checks the signature over the canonical bytes
+    /// it derives from the decoded snapshot, so the body's member order carries no meaning.
+    ///
+    /// - Parameters:
+    ///   - signedBytes: ``signedBytes()`` of the snapshot: a JSON object with members.
+    ///   - signature: Base64 of the Ed25519 signature over them (base64 needs no escaping).
+    /// - Returns: JSON that decodes to the snapshot with that signature.
+    public static func body(signedBytes: Data, signature: String) -> Data {
+        precondition(signedBytes.first == UInt8(ascii: "{") && signedBytes.count > 2, "signed bytes must be a JSON object with members")
+        var body = Data(capacity: signedBytes.count + signature.utf8.count + 16)
+        body.append(contentsOf: #"{"signature":""#.utf8)
+        body.append(contentsOf: signature.utf8)
+        body.append(contentsOf: #"","#.utf8)
+        body.append(signedBytes.dropFirst())
+        return body
+    }
+
     /// This snapshot with a signature.
     ///
     /// - Parameter signature: Base64 of the Ed25519 signature over ``signedBytes()``.

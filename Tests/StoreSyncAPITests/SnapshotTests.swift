@@ -21,6 +21,14 @@ import Testing
         #expect(String(decoding: try snapshot.signedBytes(), as: UTF8.self) == expected)
     }
 
+    @Test func theBodyMadeFromTheSignedBytesDecodesToTheSignedSnapshot() throws {
+        let signature = "c2lnbmF0dXJlIG9mIHRoZSBjb250ZW50"
+        let body = Snapshot.body(signedBytes: try WireFixture.snapshot.signedBytes(), signature: signature)
+        let decoded = try StoreSyncJSON.makeDecoder().decode(Snapshot.self, from: body)
+        #expect(decoded == WireFixture.snapshot.signed(signature))
+        #expect(try decoded.signedBytes() == WireFixture.snapshot.signedBytes())
+    }
+
     @Test func signatureDoesNotChangeTheSignedBytes() throws {
         let unsigned = WireFixture.snapshot.signed("")
         #expect(try unsigned.signedBytes() == WireFixture.snapshot.signed("b3RoZXI=").signedBytes())

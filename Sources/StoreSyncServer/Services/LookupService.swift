@@ -36,11 +36,10 @@ struct LookupService: Sendable {
         // the ETag always names the data it describes.
         let loaded = try await pool.withConnection { try await LookupQuery.run(accountId, on: $0) }
         guard let (current, ledger) = loaded else { return nil }
-        let snapshot = try snapshots.snapshot(
+        let signed = try snapshots.snapshot(
             accountId: accountId, version: current, ledger: ledger, catalog: catalogState.catalog, at: now)
-        let body = try StoreSyncJSON.makeEncoder().encode(snapshot)
-        snapshots.store(snapshot, body: body, catalogRevision: catalogState.revision, at: now)
-        return SnapshotResponse(body: body, etag: Self.etag(version: current, catalogRevision: catalogState.revision))
+        snapshots.store(signed, catalogRevision: catalogState.revision, at: now)
+        return SnapshotResponse(body: signed.body, etag: Self.etag(version: current, catalogRevision: catalogState.revision))
     }
 
     /// The snapshot of the account a StoreKit 2 appAccountToken names.

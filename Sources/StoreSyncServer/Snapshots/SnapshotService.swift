@@ -69,11 +69,11 @@ final class SnapshotService: Sendable {
 
     var publicKey: String { signer.publicKey }
 
-    /// A signed snapshot of the ledger as of `now`.
+    /// A signed snapshot of the ledger as of `now`, with its JSON.
     ///
     /// `validUntil` is `now` plus the offline grace, but never later than the earliest expiry
     /// the snapshot vouches for.
-    func snapshot(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) throws -> Snapshot {
+    func snapshot(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) throws -> SignedSnapshot {
         let granted = entitlements(ledger: ledger, catalog: catalog, at: now)
         let earliestExpiry = granted.compactMap(\.expiresAt).filter { $0 > now }.min()
         let graceEnd = now.addingTimeInterval(offlineGrace)
@@ -99,8 +99,9 @@ final class SnapshotService: Sendable {
     }
 
     /// Remembers a snapshot's body, unless the account has since moved past its version.
-    func store(_ snapshot: Snapshot, body: Data, catalogRevision: String, at now: Date) {
+    func store(_ signed: SignedSnapshot, catalogRevision: String, at now: Date) {
         guard capacity > 0, feed?.isLive == true else { return }
+        let (snapshot, body) = (signed.snapshot, signed.body)
         let cached = CachedSnapshot(
             accountId: snapshot.accountId, version: snapshot.version, catalogRevision: catalogRevision,
             generatedAt: snapshot.generatedAt, validUntil: snapshot.validUntil, storedAt: now, body: body)

@@ -24,10 +24,18 @@ struct SnapshotSigner: Sendable {
     /// The raw 32-byte public key, base64: what clients pin.
     var publicKey: String { key.publicKey.rawRepresentation.base64EncodedString() }
 
-    /// Signs the snapshot's canonical bytes.
-    func sign(_ snapshot: Snapshot) throws -> Snapshot {
-        var signed = snapshot
-        signed.signature = try key.signature(for: snapshot.signedBytes()).base64EncodedString()
-        return signed
+    /// Signs the snapshot's canonical bytes, and makes the response body from the same bytes
+    /// (encoding a snapshot is most of the cost of a lookup that reaches the database).
+    func sign(_ snapshot: Snapshot) throws -> SignedSnapshot {
+        let signedBytes = try snapshot.signedBytes()
+        let signature = try key.signature(for: signedBytes).base64EncodedString()
+        return SignedSnapshot(
+            snapshot: snapshot.signed(signature), body: Snapshot.body(signedBytes: signedBytes, signature: signature))
     }
+}
+
+/// A signed snapshot and its JSON, ready to send.
+struct SignedSnapshot: Sendable {
+    let snapshot: Snapshot
+    let body: Data
 }

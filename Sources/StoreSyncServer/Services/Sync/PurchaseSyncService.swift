@@ -69,7 +69,8 @@ struct PurchaseSyncService: Sendable {
         if !options.dryRun { snapshots.invalidate(result.changedAccounts) }
         SyncMetrics.record(result.verdicts, dryRun: options.dryRun)
         let snapshot = try snapshots.snapshot(
-            accountId: accountId, version: result.version, ledger: result.ledger, catalog: catalog, at: now)
+            accountId: accountId, version: result.version, ledger: result.ledger, catalog: catalog, at: now
+        ).snapshot
         return SyncOutcome(verdicts: result.verdicts, snapshot: snapshot, changedAccounts: result.changedAccounts)
     }
 }
