@@ -4,40 +4,40 @@ struct CanonicalKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let object: CanonicalObject
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil(forKey key: Key) throws { object[key.stringValue] = .null }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { object[key.stringValue] = .bool(value) }
-    mutating func encode(_ value: String, forKey key: Key) throws { object[key.stringValue] = .string(value) }
+    mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .null) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(key.stringValue, .bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { object.set(key.stringValue, .string(value)) }
     mutating func encode(_ value: Double, forKey key: Key) throws { throw encoder.floatingPointError(value, key: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { throw encoder.floatingPointError(value, key: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { object[key.stringValue] = .number(String(value)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { object[key.stringValue] = .number(String(value)) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { object[key.stringValue] = .number(String(value)) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { object[key.stringValue] = .number(String(value)) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { object[key.stringValue] = .number(String(value)) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { object[key.stringValue] = .number(String(value)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { object[key.stringValue] = .number(String(value)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { object[key.stringValue] = .number(String(value)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { object[key.stringValue] = .number(String(value)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { object[key.stringValue] = .number(String(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { object.set(key.stringValue, .number(String(value))) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { object.set(key.stringValue, .number(String(value))) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { object.set(key.stringValue, .number(String(value))) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { object.set(key.stringValue, .number(String(value))) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { object.set(key.stringValue, .number(String(value))) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { object.set(key.stringValue, .number(String(value))) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { object.set(key.stringValue, .number(String(value))) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { object.set(key.stringValue, .number(String(value))) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { object.set(key.stringValue, .number(String(value))) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { object.set(key.stringValue, .number(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        object[key.stringValue] = try encoder.box(value, key: key)
+        object.set(key.stringValue, try encoder.box(value, key: key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = CanonicalObject()
-        object[key.stringValue] = .object(nested)
-        let nestedEncoder = CanonicalEncoder(codingPath: codingPath + [key])
+        object.set(key.stringValue, .object(nested))
+        let nestedEncoder = encoder.child(at: key)
         nestedEncoder.value = .object(nested)
         return KeyedEncodingContainer(CanonicalKeyedContainer<NestedKey>(encoder: nestedEncoder, object: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = CanonicalArray()
-        object[key.stringValue] = .array(nested)
-        let nestedEncoder = CanonicalEncoder(codingPath: codingPath + [key])
+        object.set(key.stringValue, .array(nested))
+        let nestedEncoder = encoder.child(at: key)
         nestedEncoder.value = .array(nested)
         return CanonicalUnkeyedContainer(encoder: nestedEncoder, array: nested)
     }
@@ -47,8 +47,8 @@ struct CanonicalKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(forKey: key as any CodingKey) }
 
     private func superEncoder(forKey key: any CodingKey) -> any Encoder {
-        let deferred = CanonicalEncoder(codingPath: codingPath + [key])
-        object[key.stringValue] = .deferred(deferred)
+        let deferred = encoder.child(at: key)
+        object.set(key.stringValue, .deferred(deferred))
         return deferred
     }
 }
@@ -84,7 +84,7 @@ struct CanonicalUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nested = CanonicalObject()
-        let nestedEncoder = CanonicalEncoder(codingPath: codingPath + [nextKey])
+        let nestedEncoder = encoder.child(at: nextKey)
         nestedEncoder.value = .object(nested)
         array.elements.append(.object(nested))
         return KeyedEncodingContainer(CanonicalKeyedContainer<NestedKey>(encoder: nestedEncoder, object: nested))
@@ -92,14 +92,14 @@ struct CanonicalUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = CanonicalArray()
-        let nestedEncoder = CanonicalEncoder(codingPath: codingPath + [nextKey])
+        let nestedEncoder = encoder.child(at: nextKey)
         nestedEncoder.value = .array(nested)
         array.elements.append(.array(nested))
         return CanonicalUnkeyedContainer(encoder: nestedEncoder, array: nested)
     }
 
     mutating func superEncoder() -> any Encoder {
-        let deferred = CanonicalEncoder(codingPath: codingPath + [nextKey])
+        let deferred = encoder.child(at: nextKey)
         array.elements.append(.deferred(deferred))
         return deferred
     }
@@ -130,17 +130,21 @@ struct CanonicalSingleValueContainer: SingleValueEncodingContainer {
 }
 
 /// Coding keys for array positions and `super`, which no `CodingKeys` enum provides.
+/// An index key's text is made only when read: every array element gets a key, and almost
+/// none is ever looked at.
 struct CanonicalIndexKey: CodingKey {
-    let stringValue: String
+    private let name: String?
     let intValue: Int?
 
+    var stringValue: String { name ?? "Index \(intValue ?? 0)" }
+
     init(stringValue: String) {
-        self.stringValue = stringValue
+        name = stringValue
         intValue = nil
     }
 
     init(intValue: Int) {
-        stringValue = "Index \(intValue)"
+        name = nil
         self.intValue = intValue
     }
 }

@@ -17,7 +17,7 @@ public enum CanonicalJSON {
     /// - Throws: `EncodingError.invalidValue` for a floating-point number, a date outside
     ///   years 0001–9999, or an error the value's own `encode(to:)` throws.
     public static func encode(_ value: some Encodable) throws -> Data {
-        let root = try CanonicalEncoder(codingPath: []).box(value)
+        let root = try CanonicalEncoder().box(value)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1024)
         root.write(to: &bytes)

@@ -17,12 +17,31 @@ final class CanonicalArray {
 }
 
 final class CanonicalObject {
-    /// Keyed by UTF-8 bytes so two keys that `String` would call equal stay distinct.
-    var members: [[UInt8]: CanonicalValue] = [:]
+    /// In the order they were set; sorted, and a repeated key reduced to its last value, only
+    /// when written. Keys are compared by their UTF-8 bytes, so two keys that `String` would
+    /// call equal (composed and decomposed accents) stay distinct.
+    private(set) var members: [(key: String, value: CanonicalValue)] = []
 
-    subscript(key: String) -> CanonicalValue? {
-        get { members[Array(key.utf8)] }
-        set { members[Array(key.utf8)] = newValue }
+    /// Sets a member; setting a key again replaces its value.
+    func set(_ key: String, _ value: CanonicalValue) {
+        members.append((key, value))
+    }
+
+    /// The members to write: sorted by key bytes, the last value of each key.
+    var sortedMembers: [(key: String, value: CanonicalValue)] {
+        // Equal keys keep their order of setting, so the last one of a run is the latest.
+        let order = members.indices.sorted { left, right in
+            let (leftKey, rightKey) = (members[left].key.utf8, members[right].key.utf8)
+            if leftKey.elementsEqual(rightKey) { return left < right }
+            return leftKey.lexicographicallyPrecedes(rightKey)
+        }
+        var sorted: [(key: String, value: CanonicalValue)] = []
+        sorted.reserveCapacity(order.count)
+        for (position, index) in order.enumerated() {
+            let isReplaced = position + 1 < order.count && members[order[position + 1]].key.utf8.elementsEqual(members[index].key.utf8)
+            if !isReplaced { sorted.append(members[index]) }
+        }
+        return sorted
     }
 }
 
@@ -46,12 +65,11 @@ extension CanonicalValue {
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
-            let keys = object.members.keys.sorted { $0.lexicographicallyPrecedes($1) }
-            for (index, key) in keys.enumerated() {
+            for (index, member) in object.sortedMembers.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(key, to: &out)
+                Self.writeString(member.key.utf8, to: &out)
                 out.append(UInt8(ascii: ":"))
-                object.members[key]?.write(to: &out)
+                member.value.write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
         case .deferred(let encoder):
