@@ -18,24 +18,33 @@ package enum Base64URL {
     /// - Parameter text: The encoded bytes (ASCII).
     /// - Returns: The decoded bytes, or `nil` when the text is not canonical base64url.
     package static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
-        let remainder = text.count % 4
-        guard remainder != 1 else { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(text.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for byte in text {
-            let value = decodingTable[Int(byte)]
-            guard value != 0xFF else { return nil }
-            accumulator = (accumulator << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        // The generic entry only finds contiguous bytes: iterated through a generic collection
+        // from another module, each byte cost a witness call, and decoding was most of the
+        // cost of verifying a JWS.
+        if let decoded = text.withContiguousStorageIfAvailable({ decode(buffer: $0) }) { return decoded }
+        return Array(text).withUnsafeBufferPointer { decode(buffer: $0) }
+    }
+
+    private static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard text.count % 4 != 1 else { return nil }
+        return decodingTable.withUnsafeBufferPointer { table in
+            var output: [UInt8] = []
+            output.reserveCapacity(text.count * 3 / 4)
+            var accumulator: UInt32 = 0
+            var bits = 0
+            for byte in text {
+                let value = table[Int(byte)]
+                guard value != 0xFF else { return nil }
+                accumulator = (accumulator << 6) | UInt32(value)
+                bits += 6
+                if bits >= 8 {
+                    bits -= 8
+                    output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                }
             }
+            // Leftover bits must be zero, or two different texts would decode to the same bytes.
+            guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+            return output
         }
-        // Leftover bits must be zero, or two different texts would decode to the same bytes.
-        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
-        return output
     }
 }
