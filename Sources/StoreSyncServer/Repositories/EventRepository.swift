@@ -3,8 +3,8 @@ import PostgresLibPQ
 import StoreSyncAPI
 
 /// An audit event about to be appended.
-struct NewEvent: Sendable, Hashable, Encodable {
-    enum Kind: String, Sendable, Encodable {
+struct NewEvent: Sendable, Hashable, RecordsetRow {
+    enum Kind: String, Sendable {
         case purchaseClaimed, ownershipTransferred, purchaseShared, revoked, revocationReversed, renewed, expired
     }
 
@@ -27,6 +27,16 @@ struct NewEvent: Sendable, Hashable, Encodable {
         self.fromAccountId = fromAccountId
         self.toAccountId = toAccountId
         self.reason = reason
+    }
+
+    func write(to json: inout RecordsetJSON) {
+        json.column("account_id", accountId)
+        json.column("kind", kind)
+        json.column("original_transaction_id", originalTransactionId)
+        json.column("transaction_id", transactionId)
+        json.column("from_account_id", fromAccountId)
+        json.column("to_account_id", toAccountId)
+        json.column("reason", reason)
     }
 }
 

@@ -71,10 +71,8 @@ enum TransactionRow {
     }
 }
 
-/// One transaction version bound for an account, in the shape `jsonb_to_recordset` reads
-/// (keys converted to snake case): a whole batch travels as one parameter, so a restore
-/// writes each table with one statement.
-struct TransactionRowInput: Encodable {
+/// One transaction version bound for an account, as a row of the batch insert.
+struct TransactionRowInput: RecordsetRow {
     let accountId: UUID
     let transactionId: String
     let originalTransactionId: String
@@ -118,13 +116,27 @@ struct TransactionRowInput: Encodable {
         if case .receipt(let verifiedAt) = record.evidence { self.verifiedAt = verifiedAt } else { verifiedAt = nil }
         signedTransaction = record.signedTransaction
     }
-}
 
-/// Encodes a batch for `jsonb_to_recordset`: snake-case keys, RFC 3339 millisecond dates.
-enum RecordsetJSON {
-    static func encode(_ rows: some Encodable) throws -> String {
-        let encoder = StoreSyncJSON.makeEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        return String(decoding: try encoder.encode(rows), as: UTF8.self)
+    func write(to json: inout RecordsetJSON) {
+        json.column("account_id", accountId)
+        json.column("transaction_id", transactionId)
+        json.column("original_transaction_id", originalTransactionId)
+        json.column("product_id", productId)
+        json.column("product_type", productType)
+        json.column("purchase_date", purchaseDate)
+        json.column("original_purchase_date", originalPurchaseDate)
+        json.column("expires_date", expiresDate)
+        json.column("revocation_date", revocationDate)
+        json.column("revocation_reason", revocationReason)
+        json.column("is_upgraded", isUpgraded)
+        json.column("ownership_type", ownershipType)
+        json.column("environment", environment)
+        json.column("app_account_token", appAccountToken)
+        json.column("quantity", quantity)
+        json.column("signed_date", signedDate)
+        json.column("subscription_group_id", subscriptionGroupId)
+        json.column("evidence", evidence)
+        json.column("verified_at", verifiedAt)
+        json.column("signed_transaction", signedTransaction)
     }
 }
