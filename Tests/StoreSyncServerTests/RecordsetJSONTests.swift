@@ -37,7 +37,7 @@ import Testing
         #expect(Set(rows[0].keys) == ["flag"])
         #expect(rows[1]["number"] as? Int == -42)
         #expect(rows[1]["flag"] as? Bool == true)
-        #expect(rows[1]["date"] as? String == "2026-11-18T07:06:40.123Z")
+        #expect(rows[1]["date"] as? String == "2026-11-18T11:06:40.123Z")
         #expect(rows[1]["id"] as? String == id.uuidString)
     }
 

@@ -88,21 +88,29 @@ struct RecordsetJSON {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// A JSON string: `"` and `\` escaped, control characters as `\u00xx`, the rest as is.
+    /// Copies the runs between escapes whole: the JWS column makes up most of the bytes.
     private static func appendString(_ text: String.UTF8View, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case 0x00..<0x20:
+        if text.withContiguousStorageIfAvailable({ appendEscaped($0, to: &bytes) }) == nil {
+            Array(text).withUnsafeBufferPointer { appendEscaped($0, to: &bytes) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        var runStart = 0
+        for (index, byte) in text.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
+            if byte < 0x20 {
                 bytes.append(contentsOf: "\\u00".utf8)
                 bytes.append(hexDigits[Int(byte >> 4)])
                 bytes.append(hexDigits[Int(byte & 0x0F)])
-            default:
+            } else {
+                bytes.append(UInt8(ascii: "\\"))
                 bytes.append(byte)
             }
+            runStart = index + 1
         }
-        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
     }
 }
