@@ -16,7 +16,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Accounts to seed, 3 purchases each.")
     var accounts = 100_000
 
-    @Option(help: "Accounts the cached lookup runs choose from (the hot set that fits the snapshot cache).")
+    @Option(help: "Accounts the lookup runs choose from (the hot set that fits the snapshot cache; the uncached runs use it too, so the cache is the only difference).")
     var hotAccounts = 20_000
 
     @Option(help: "Seconds of each pgbench and wrk run.")

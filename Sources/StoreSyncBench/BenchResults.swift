@@ -7,7 +7,7 @@ struct BenchResults: Sendable {
     var cached = LookupRuns()
     /// Share of cached-run lookups answered from the snapshot cache.
     var cacheHitRatio: Double?
-    /// Lookups with the cache off, over every account.
+    /// Lookups with the snapshot cache off, over the same hot set.
     var uncached = LookupRuns()
     var restores: [RestoreBench.Timing] = []
     var mergeMilliseconds: [Double] = []
