@@ -20,7 +20,10 @@ struct BenchCommand: AsyncParsableCommand {
     var hotAccounts = 20_000
 
     @Option(help: "Seconds of each pgbench and wrk run.")
-    var seconds = 10
+    var seconds = 5
+
+    @Option(help: "Rounds of each comparison; a route and its baseline take turns, and the report shows medians.")
+    var rounds = 3
 
     @Option(help: "Concurrency levels (pgbench clients, wrk connections).")
     var concurrency: [Int] = [16, 64]
@@ -34,7 +37,7 @@ struct BenchCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let plan = BenchPlan(
             serverBinary: URL(fileURLWithPath: server), accounts: accounts, hotAccounts: min(hotAccounts, accounts),
-            seconds: seconds, concurrency: concurrency, restoreSizes: restoreSizes)
+            seconds: seconds, rounds: max(1, rounds), concurrency: concurrency, restoreSizes: restoreSizes)
         let workspace = try BenchWorkspace.make(at: workDirectory)
         defer { if workDirectory == nil { workspace.remove() } }
         let results = try await BenchRun(plan: plan, workspace: workspace).run()
@@ -48,6 +51,7 @@ struct BenchPlan: Sendable {
     let accounts: Int
     let hotAccounts: Int
     let seconds: Int
+    let rounds: Int
     let concurrency: [Int]
     let restoreSizes: [Int]
 }

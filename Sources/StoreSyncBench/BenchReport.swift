@@ -9,7 +9,7 @@ struct BenchReport {
     var text: String {
         var lines: [String] = []
         lines.append("")
-        lines.append("StoreSync bench — \(plan.accounts) accounts × 3 purchases (seeded in \(format(results.seedSeconds, 1)) s), \(plan.seconds) s per run")
+        lines.append("StoreSync bench — \(plan.accounts) accounts × 3 purchases (seeded in \(format(results.seedSeconds, 1)) s), \(plan.seconds) s per run, medians of \(plan.rounds) rounds")
         lines.append("")
         lines.append(contentsOf: lookupTable())
         lines.append("")

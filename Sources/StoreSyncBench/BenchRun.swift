@@ -2,8 +2,9 @@ import Foundation
 import StoreSyncTesting
 
 /// The phases of one bench run, in an order that keeps them from disturbing each other: the
-/// client-side figures before any server runs, pgbench while the server idles, then the HTTP
-/// loads with the cache on, the restores, and the HTTP loads with the cache off.
+/// client-side figures before any server runs, then the lookups with the cache on (taking
+/// turns with `/health/live`), the restores, and the lookups with the cache off (taking turns
+/// with pgbench on the same database).
 struct BenchRun {
     let plan: BenchPlan
     let workspace: BenchWorkspace
@@ -55,26 +56,27 @@ struct BenchRun {
         try await seeder.writeLoadFiles(accountIds: workspace.accountIdsFile, tokens: workspace.tokensFile)
         try await Task.sleep(for: .seconds(2))
         results.residentIdle = server.residentBytes() ?? 0
-
-        let pgbench = Pgbench(database: server.database, accounts: plan.accounts, workspace: workspace)
-        for clients in plan.concurrency {
-            progress("pgbench: the server's lookup statement, \(clients) clients")
-            results.pgbench[clients] = try pgbench.run(clients: clients, seconds: plan.seconds)
-        }
     }
 
+    /// The cached lookups take turns with `/health/live`, their baseline.
     private func measureCached(_ server: BenchServer, into results: inout BenchResults) async throws {
         let wrk = Wrk(baseURL: server.baseURL, workspace: workspace)
-        let sampler = ResidentMemorySampler()
-        sampler.start(pid: server.processIdentifier)
-        for connections in plan.concurrency {
-            progress("wrk: GET /health/live, \(connections) connections")
-            results.liveness[connections] = try wrk.run(.liveness, connections: connections, seconds: plan.seconds)
-        }
         progress("warming the snapshot cache with \(plan.hotAccounts) accounts")
         _ = try wrk.run(.deviceEntitlements(accounts: plan.hotAccounts), connections: 16, seconds: 5)
+        let sampler = ResidentMemorySampler()
+        sampler.start(pid: server.processIdentifier)
         let before = try await CacheCounters.read(from: server.process)
-        results.cached = try measureLookups(with: wrk, accounts: plan.hotAccounts, label: "cached")
+        for connections in plan.concurrency {
+            let runs = try measureRounds(connections: connections, label: "cached") {
+                progress("wrk: GET /health/live, \(connections) connections")
+                return try wrk.run(.liveness, connections: connections, seconds: plan.seconds)
+            } lookup: { target in
+                try wrk.run(target, connections: connections, seconds: plan.seconds)
+            }
+            results.liveness[connections] = runs.baseline
+            results.cached.device[connections] = runs.device
+            results.cached.admin[connections] = runs.admin
+        }
         let after = try await CacheCounters.read(from: server.process)
         results.cacheHitRatio = after.hitRatio(since: before)
         results.residentCachedLoad = await sampler.stop()
@@ -88,6 +90,8 @@ struct BenchRun {
         results.residentRestores = await sampler.stop()
     }
 
+    /// The uncached lookups take turns with pgbench running the same statement on the same
+    /// database, their baseline.
     private func measureUncached(_ server: BenchServer, into results: inout BenchResults) async throws {
         let wrk = Wrk(baseURL: server.baseURL, workspace: workspace)
         // Opens the pool's connections and prepares the statements before anything is timed,
@@ -95,24 +99,37 @@ struct BenchRun {
         // snapshot cache is the only difference (each snapshot is still read, derived and
         // signed per request; the session cache is not what this row measures).
         _ = try wrk.run(.deviceEntitlements(accounts: plan.hotAccounts), connections: 16, seconds: 5)
+        let pgbench = Pgbench(database: server.database, accounts: plan.accounts, workspace: workspace)
         let sampler = ResidentMemorySampler()
         sampler.start(pid: server.processIdentifier)
-        results.uncached = try measureLookups(with: wrk, accounts: plan.hotAccounts, label: "every request to PostgreSQL")
+        for connections in plan.concurrency {
+            let runs = try measureRounds(connections: connections, label: "every request to PostgreSQL") {
+                progress("pgbench: the server's lookup statement, \(connections) clients")
+                return try pgbench.run(clients: connections, seconds: plan.seconds)
+            } lookup: { target in
+                try wrk.run(target, connections: connections, seconds: plan.seconds)
+            }
+            results.pgbench[connections] = runs.baseline
+            results.uncached.device[connections] = runs.device
+            results.uncached.admin[connections] = runs.admin
+        }
         results.residentUncachedLoad = await sampler.stop()
     }
 
-    /// Both lookup routes at every concurrency, accounts drawn from the first `accounts`.
-    private func measureLookups(with wrk: Wrk, accounts: Int, label: String) throws -> LookupRuns {
-        var runs = LookupRuns()
-        for connections in plan.concurrency {
+    /// Medians of `plan.rounds` rounds of baseline, device route, admin route, in turn: a
+    /// ratio is only meaningful when both sides saw the same machine.
+    private func measureRounds(
+        connections: Int, label: String, baseline: () throws -> LoadResult, lookup: (Wrk.Target) throws -> LoadResult
+    ) throws -> (baseline: LoadResult?, device: LoadResult?, admin: LoadResult?) {
+        var (baselines, devices, admins) = ([LoadResult](), [LoadResult](), [LoadResult]())
+        for _ in 0..<plan.rounds {
+            baselines.append(try baseline())
             progress("wrk: GET /v1/entitlements (\(label)), \(connections) connections")
-            runs.device[connections] = try wrk.run(
-                .deviceEntitlements(accounts: accounts), connections: connections, seconds: plan.seconds)
+            devices.append(try lookup(.deviceEntitlements(accounts: plan.hotAccounts)))
             progress("wrk: GET /v1/admin/accounts/{id}/entitlements (\(label)), \(connections) connections")
-            runs.admin[connections] = try wrk.run(
-                .adminEntitlements(accounts: accounts), connections: connections, seconds: plan.seconds)
+            admins.append(try lookup(.adminEntitlements(accounts: plan.hotAccounts)))
         }
-        return runs
+        return (LoadResult.median(of: baselines), LoadResult.median(of: devices), LoadResult.median(of: admins))
     }
 
     private func progress(_ message: String) {
