@@ -105,12 +105,18 @@ actor StressWorker {
         try await ownershipMoves.withLock {
             let outcome = try await client.restore(userInitiated: true)
             await model.count("restore.userInitiated")
+            // A restore is one transaction and its verdicts describe where it ended: a cached
+            // copy sent without its JWS is `known` because another entry of the same purchase
+            // was `transferred`, whichever comes first in the list. So the moves come first.
+            for verdict in outcome.verdicts where verdict.verdict == .transferred {
+                await model.own(verdict.originalTransactionId, by: account.id)
+            }
             for verdict in outcome.verdicts {
                 await model.count("verdict.\(verdict.verdict.rawValue)")
                 let owner = await model.owner(of: verdict.originalTransactionId)
                 switch verdict.verdict {
                 case .transferred:
-                    await model.own(verdict.originalTransactionId, by: account.id)
+                    break
                 case .accepted, .known:
                     if owner != account.id { await model.contradiction("\(verdict) for a purchase the model gives to \(String(describing: owner))") }
                 case .ownedByOtherAccount:
