@@ -27,7 +27,7 @@ public struct LedgerWorkload: Sendable {
     ///
     /// - Parameter recordsPerDevice: Records on each device.
     public init(recordsPerDevice: Int) {
-        var random = SplitMix64(state: 0x5EED)
+        var random = SeededGenerator(seed: 0x5EED)
         catalog = Self.makeCatalog()
         let universe = Self.makeUniverse(count: recordsPerDevice * 3 / 2, random: &random)
         let shared = recordsPerDevice / 2
@@ -64,7 +64,7 @@ public struct LedgerWorkload: Sendable {
         return Catalog(products)
     }
 
-    private static func makeUniverse(count: Int, random: inout SplitMix64) -> [TransactionRecord] {
+    private static func makeUniverse(count: Int, random: inout SeededGenerator) -> [TransactionRecord] {
         var records: [TransactionRecord] = []
         records.reserveCapacity(count)
         var next = 2_000_000_000_000_000
@@ -134,18 +134,5 @@ public struct LedgerWorkload: Sendable {
             later.signedTransaction = "eyJhbGciOiJFUzI1NiJ9.payload-of-\(record.transactionId).signature"
         }
         return later
-    }
-}
-
-/// SplitMix64: a tiny, fixed pseudo-random sequence so every run measures the same data.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }
