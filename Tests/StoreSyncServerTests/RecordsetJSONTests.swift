@@ -11,11 +11,11 @@ import Testing
         var date: Date?
         var id: UUID?
 
-        func write(to json: inout RecordsetJSON) {
+        func write(to json: inout RecordsetJSON) throws {
             json.column("text", text)
             json.column("number", number)
             json.column("flag", flag)
-            json.column("date", date)
+            try json.column("date", date)
             json.column("id", id)
         }
     }

@@ -4,7 +4,7 @@ import StoreSyncCore
 /// A row that a batch statement reads with `jsonb_to_recordset`: it writes its columns by
 /// their snake-case names.
 protocol RecordsetRow {
-    func write(to json: inout RecordsetJSON)
+    func write(to json: inout RecordsetJSON) throws
 }
 
 /// The JSON array of objects `jsonb_to_recordset` reads: a whole batch travels as one
@@ -17,7 +17,6 @@ protocol RecordsetRow {
 struct RecordsetJSON {
     private var bytes: [UInt8] = []
     private var firstField = true
-    private var invalidDate: (column: StaticString, date: Date)?
 
     /// The batch as JSON text.
     ///
@@ -30,14 +29,10 @@ struct RecordsetJSON {
             if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
             json.bytes.append(UInt8(ascii: "{"))
             json.firstField = true
-            row.write(to: &json)
+            try row.write(to: &json)
             json.bytes.append(UInt8(ascii: "}"))
         }
         json.bytes.append(UInt8(ascii: "]"))
-        if let (column, date) = json.invalidDate {
-            throw EncodingError.invalidValue(date, .init(
-                codingPath: [], debugDescription: "\(column) is outside the years 0001–9999 RFC 3339 can write"))
-        }
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
@@ -57,11 +52,12 @@ struct RecordsetJSON {
         Self.appendString(value.uuidString.utf8, to: &bytes)
     }
 
-    mutating func column(_ name: StaticString, _ value: Date?) {
+    /// - Throws: `EncodingError.invalidValue` for a date outside years 0001–9999.
+    mutating func column(_ name: StaticString, _ value: Date?) throws {
         guard let value else { return }
         guard let text = RFC3339Timestamp.string(from: value) else {
-            invalidDate = invalidDate ?? (name, value)
-            return
+            throw EncodingError.invalidValue(value, .init(
+                codingPath: [], debugDescription: "\(name) is outside the years 0001–9999 RFC 3339 can write"))
         }
         column(name, text)
     }

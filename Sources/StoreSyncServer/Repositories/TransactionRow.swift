@@ -117,26 +117,26 @@ struct TransactionRowInput: RecordsetRow {
         signedTransaction = record.signedTransaction
     }
 
-    func write(to json: inout RecordsetJSON) {
+    func write(to json: inout RecordsetJSON) throws {
         json.column("account_id", accountId)
         json.column("transaction_id", transactionId)
         json.column("original_transaction_id", originalTransactionId)
         json.column("product_id", productId)
         json.column("product_type", productType)
-        json.column("purchase_date", purchaseDate)
-        json.column("original_purchase_date", originalPurchaseDate)
-        json.column("expires_date", expiresDate)
-        json.column("revocation_date", revocationDate)
+        try json.column("purchase_date", purchaseDate)
+        try json.column("original_purchase_date", originalPurchaseDate)
+        try json.column("expires_date", expiresDate)
+        try json.column("revocation_date", revocationDate)
         json.column("revocation_reason", revocationReason)
         json.column("is_upgraded", isUpgraded)
         json.column("ownership_type", ownershipType)
         json.column("environment", environment)
         json.column("app_account_token", appAccountToken)
         json.column("quantity", quantity)
-        json.column("signed_date", signedDate)
+        try json.column("signed_date", signedDate)
         json.column("subscription_group_id", subscriptionGroupId)
         json.column("evidence", evidence)
-        json.column("verified_at", verifiedAt)
+        try json.column("verified_at", verifiedAt)
         json.column("signed_transaction", signedTransaction)
     }
 }
