@@ -10,7 +10,7 @@ struct BenchRun {
     let workspace: BenchWorkspace
 
     func run() async throws -> BenchResults {
-        try checkTools()
+        try await checkTools()
         var results = BenchResults()
         let client = ClientBench(workspace: workspace)
         progress("client: merging 2 × 100,000 records and verifying JWS")
@@ -41,8 +41,8 @@ struct BenchRun {
         return results
     }
 
-    private func checkTools() throws {
-        for tool in ["wrk", "pgbench"] where !Shell.has(tool) {
+    private func checkTools() async throws {
+        for tool in ["wrk", "pgbench"] where await !Shell.has(tool) {
             throw BenchError("\(tool) is missing; `make bench` installs it (scripts/install-deps.sh --bench)")
         }
     }
@@ -55,23 +55,23 @@ struct BenchRun {
         results.seedSeconds = (ContinuousClock.now - start).seconds
         try await seeder.writeLoadFiles(accountIds: workspace.accountIdsFile, tokens: workspace.tokensFile)
         try await Task.sleep(for: .seconds(2))
-        results.residentIdle = server.residentBytes() ?? 0
+        results.residentIdle = await server.residentBytes() ?? 0
     }
 
     /// The cached lookups take turns with `/health/live`, their baseline.
     private func measureCached(_ server: BenchServer, into results: inout BenchResults) async throws {
         let wrk = Wrk(baseURL: server.baseURL, workspace: workspace)
         progress("warming the snapshot cache with \(plan.hotAccounts) accounts")
-        _ = try wrk.run(.deviceEntitlements(accounts: plan.hotAccounts), connections: 16, seconds: 5)
+        _ = try await wrk.run(.deviceEntitlements(accounts: plan.hotAccounts), connections: 16, seconds: 5)
         let sampler = ResidentMemorySampler()
         sampler.start(pid: server.processIdentifier)
         let before = try await CacheCounters.read(from: server.process)
         for connections in plan.concurrency {
-            let runs = try measureRounds(connections: connections, label: "cached") {
+            let runs = try await measureRounds(connections: connections, label: "cached") {
                 progress("wrk: GET /health/live, \(connections) connections")
-                return try wrk.run(.liveness, connections: connections, seconds: plan.seconds)
+                return try await wrk.run(.liveness, connections: connections, seconds: plan.seconds)
             } lookup: { target in
-                try wrk.run(target, connections: connections, seconds: plan.seconds)
+                try await wrk.run(target, connections: connections, seconds: plan.seconds)
             }
             results.liveness[connections] = runs.baseline
             results.cached.device[connections] = runs.device
@@ -98,16 +98,16 @@ struct BenchRun {
         // and signs the hot set's devices in: the same accounts as the cached runs, so the
         // snapshot cache is the only difference (each snapshot is still read, derived and
         // signed per request; the session cache is not what this row measures).
-        _ = try wrk.run(.deviceEntitlements(accounts: plan.hotAccounts), connections: 16, seconds: 5)
+        _ = try await wrk.run(.deviceEntitlements(accounts: plan.hotAccounts), connections: 16, seconds: 5)
         let pgbench = Pgbench(database: server.database, accounts: plan.accounts, workspace: workspace)
         let sampler = ResidentMemorySampler()
         sampler.start(pid: server.processIdentifier)
         for connections in plan.concurrency {
-            let runs = try measureRounds(connections: connections, label: "every request to PostgreSQL") {
+            let runs = try await measureRounds(connections: connections, label: "every request to PostgreSQL") {
                 progress("pgbench: the server's lookup statement, \(connections) clients")
-                return try pgbench.run(clients: connections, seconds: plan.seconds)
+                return try await pgbench.run(clients: connections, seconds: plan.seconds)
             } lookup: { target in
-                try wrk.run(target, connections: connections, seconds: plan.seconds)
+                try await wrk.run(target, connections: connections, seconds: plan.seconds)
             }
             results.pgbench[connections] = runs.baseline
             results.uncached.device[connections] = runs.device
@@ -119,15 +119,16 @@ struct BenchRun {
     /// Medians of `plan.rounds` rounds of baseline, device route, admin route, in turn: a
     /// ratio is only meaningful when both sides saw the same machine.
     private func measureRounds(
-        connections: Int, label: String, baseline: () throws -> LoadResult, lookup: (Wrk.Target) throws -> LoadResult
-    ) throws -> (baseline: LoadResult?, device: LoadResult?, admin: LoadResult?) {
+        connections: Int, label: String, baseline: () async throws -> LoadResult,
+        lookup: (Wrk.Target) async throws -> LoadResult
+    ) async throws -> (baseline: LoadResult?, device: LoadResult?, admin: LoadResult?) {
         var (baselines, devices, admins) = ([LoadResult](), [LoadResult](), [LoadResult]())
         for _ in 0..<plan.rounds {
-            baselines.append(try baseline())
+            baselines.append(try await baseline())
             progress("wrk: GET /v1/entitlements (\(label)), \(connections) connections")
-            devices.append(try lookup(.deviceEntitlements(accounts: plan.hotAccounts)))
+            devices.append(try await lookup(.deviceEntitlements(accounts: plan.hotAccounts)))
             progress("wrk: GET /v1/admin/accounts/{id}/entitlements (\(label)), \(connections) connections")
-            admins.append(try lookup(.adminEntitlements(accounts: plan.hotAccounts)))
+            admins.append(try await lookup(.adminEntitlements(accounts: plan.hotAccounts)))
         }
         return (LoadResult.median(of: baselines), LoadResult.median(of: devices), LoadResult.median(of: admins))
     }

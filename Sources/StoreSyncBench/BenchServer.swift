@@ -48,8 +48,8 @@ struct BenchServer {
     }
 
     /// Resident memory of the server process, in bytes.
-    func residentBytes() -> Int? {
-        ResidentMemory.bytes(of: process.processIdentifier)
+    func residentBytes() async -> Int? {
+        await ResidentMemory.bytes(of: process.processIdentifier)
     }
 
     func stop() async { await process.stop() }
@@ -57,7 +57,7 @@ struct BenchServer {
 
 /// Reads a process's resident set size.
 enum ResidentMemory {
-    static func bytes(of pid: Int32) -> Int? {
+    static func bytes(of pid: Int32) async -> Int? {
         // Linux: "VmRSS:   123456 kB" in /proc/<pid>/status.
         if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
@@ -66,7 +66,7 @@ enum ResidentMemory {
             return kilobytes * 1024
         }
         // Elsewhere (macOS): ps reports kilobytes.
-        guard let output = try? Shell.output("ps", ["-o", "rss=", "-p", String(pid)]),
+        guard let output = try? await Shell.output("ps", ["-o", "rss=", "-p", String(pid)]),
             let kilobytes = Int(output.trimmingCharacters(in: .whitespacesAndNewlines))
         else { return nil }
         return kilobytes * 1024
@@ -81,7 +81,7 @@ final class ResidentMemorySampler: @unchecked Sendable {  // `peak` is written b
     func start(pid: Int32) {
         task = Task { [self] in
             while !Task.isCancelled {
-                if let bytes = ResidentMemory.bytes(of: pid) { peak = max(peak, bytes) }
+                if let bytes = await ResidentMemory.bytes(of: pid) { peak = max(peak, bytes) }
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }

@@ -26,14 +26,14 @@ struct Pgbench {
     ///
     /// The run is bounded by a transaction count, not `--time`: on some virtualised machines
     /// pgbench's duration timer never fires and a timed run does not end.
-    func run(clients: Int, seconds: Int) throws -> LoadResult {
+    func run(clients: Int, seconds: Int) async throws -> LoadResult {
         let transactionsPerClient = max(500, Self.expectedRate * seconds / clients)
         let scriptFile = workspace.file("lookup.pgbench")
         try Data(script().utf8).write(to: scriptFile)
         let logDirectory = workspace.file("pgbench-\(clients)")
         try? FileManager.default.removeItem(at: logDirectory)
         try FileManager.default.createDirectory(at: logDirectory, withIntermediateDirectories: true)
-        let output = try Shell.output(
+        let output = try await Shell.output(
             "pgbench",
             [
                 "--no-vacuum", "--protocol=prepared", "--client=\(clients)", "--jobs=2", "--transactions=\(transactionsPerClient)",

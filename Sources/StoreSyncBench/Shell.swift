@@ -4,8 +4,25 @@ import Foundation
 enum Shell {
     /// Runs a program found on PATH and answers its standard output.
     ///
+    /// The child is waited for on a thread of its own: a load tool runs for seconds, and
+    /// blocking one of the concurrency pool's few threads that long would starve the tasks
+    /// measuring beside it (the memory sampler).
+    ///
     /// - Throws: ``BenchError`` when it cannot start or exits non-zero (with its stderr).
-    static func output(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    static func output(_ program: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try run(program, arguments, environment: environment) })
+            }.start()
+        }
+    }
+
+    /// Whether a program is on PATH.
+    static func has(_ program: String) async -> Bool {
+        (try? await output("sh", ["-c", "command -v \(program)"])) != nil
+    }
+
+    private static func run(_ program: String, _ arguments: [String], environment: [String: String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments
@@ -29,11 +46,6 @@ enum Shell {
                     + (String(data: errors, encoding: .utf8) ?? ""))
         }
         return String(decoding: output, as: UTF8.self)
-    }
-
-    /// Whether a program is on PATH.
-    static func has(_ program: String) -> Bool {
-        (try? output("sh", ["-c", "command -v \(program)"])) != nil
     }
 }
 

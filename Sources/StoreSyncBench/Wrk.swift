@@ -15,7 +15,7 @@ struct Wrk {
     let baseURL: URL
     let workspace: BenchWorkspace
 
-    func run(_ target: Target, connections: Int, seconds: Int) throws -> LoadResult {
+    func run(_ target: Target, connections: Int, seconds: Int) async throws -> LoadResult {
         let scriptFile = workspace.file("lookup.lua")
         try Data(Self.luaScript.utf8).write(to: scriptFile)
         let arguments: [String]
@@ -30,7 +30,7 @@ struct Wrk {
                 "/v1/admin/accounts", ["admin", workspace.accountIdsFile.path, String(accounts), workspace.adminKey]
             )
         }
-        let output = try Shell.output(
+        let output = try await Shell.output(
             "wrk",
             ["--threads=2", "--connections=\(connections)", "--duration=\(seconds)s", "--timeout=5s",
              "--script=\(scriptFile.path)", baseURL.absoluteString + path, "--"] + arguments)
