@@ -4,8 +4,9 @@ import NIOConcurrencyHelpers
 ///
 /// A lock cannot be held across an `await`, and an actor lets a second call in while the first
 /// one awaits; a catalog reload needs neither: two reloads that overlap may publish the older
-/// read last, so they must take turns.
-final class AsyncSerialGate: Sendable {
+/// read last, so they must take turns. Package-wide, because the stress test serialises its
+/// ownership moves the same way.
+package final class AsyncSerialGate: Sendable {
     private struct State {
         var busy = false
         var waiting: [CheckedContinuation<Void, Never>] = []
@@ -13,8 +14,10 @@ final class AsyncSerialGate: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
+    package init() {}
+
     /// Runs `body` once every earlier caller's `body` has finished.
-    func run<Result: Sendable>(_ body: () async throws -> Result) async rethrows -> Result {
+    package func run<Result: Sendable>(_ body: () async throws -> Result) async rethrows -> Result {
         await enter()
         defer { leave() }
         return try await body()

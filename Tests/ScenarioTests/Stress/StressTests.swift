@@ -35,7 +35,7 @@ import Testing
             for name in names { try await scenario.accounts(name) }
             let accounts = names.map { scenario.account($0) }
             let model = StressModel()
-            let ownershipMoves = AsyncMutex()
+            let ownershipMoves = AsyncSerialGate()
             let deadline = ContinuousClock.now + .seconds(seconds)
 
             var workers: [StressWorker] = []

@@ -17,7 +17,7 @@ actor StressWorker {
     private let accounts: [Scenario.Account]
     private let server: TestServer
     private let model: StressModel
-    private let ownershipMoves: AsyncMutex
+    private let ownershipMoves: AsyncSerialGate
     private var generator: SeededGenerator
 
     static let products = [
@@ -26,7 +26,7 @@ actor StressWorker {
 
     init(
         appleId: Int, devices: [(TestDevice, Scenario.Account)], accounts: [Scenario.Account], server: TestServer,
-        model: StressModel, ownershipMoves: AsyncMutex, seed: UInt64
+        model: StressModel, ownershipMoves: AsyncSerialGate, seed: UInt64
     ) {
         self.appleId = appleId
         testDevices = devices.map { $0.0 }
@@ -102,7 +102,7 @@ actor StressWorker {
             return
         }
         let model = model
-        try await ownershipMoves.withLock {
+        try await ownershipMoves.run {
             let outcome = try await client.restore(userInitiated: true)
             await model.count("restore.userInitiated")
             // A restore is one transaction and its verdicts describe where it ended: a cached
