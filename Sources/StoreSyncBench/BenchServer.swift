@@ -28,21 +28,14 @@ struct BenchServer {
     {
         let process = try await ServerProcess.start(
             executable: plan.serverBinary, port: try FreePort.find(),
-            settings: [
+            settings: workspace.appStore.settings.merging([
                 "STORESYNC_DATA_DIR": workspace.dataDirectory.path,
-                "STORESYNC_TRUSTED_ROOTS": workspace.rootsFile.path,
-                "STORESYNC_CATALOG": workspace.catalogFile.path,
-                "STORESYNC_BUNDLE_ID": workspace.signer.bundleId,
-                "STORESYNC_APP_APPLE_ID": String(workspace.signer.appAppleId),
-                "STORESYNC_ENVIRONMENT": "Sandbox",
-                "STORESYNC_SIGNING_KEY": workspace.signingKey,
                 "STORESYNC_ADMIN_API_KEY": workspace.adminKey,
-                "STORESYNC_BCRYPT_COST": "4",
                 "STORESYNC_SNAPSHOT_CACHE": snapshotCache ? "true" : "false",
                 // A 10,000-entry restore carries ~40 MB of JWS; the default limit is 16 MiB.
                 "STORESYNC_MAX_BODY_BYTES": String(128 * 1024 * 1024),
                 "LOG_LEVEL": "warning",
-            ],
+            ]) { _, bench in bench },
             logFile: workspace.file("server-\(label).log"))
         return BenchServer(process: process, workspace: workspace)
     }

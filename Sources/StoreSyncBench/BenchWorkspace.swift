@@ -1,18 +1,15 @@
-import Crypto
 import Foundation
-import StoreSyncAPI
 import StoreSyncTesting
 
 /// The files a bench run needs: a test PKI whose root the server trusts (the bench plays the
 /// App Store), the catalog, keys, and the id and token lists the load scripts read.
 struct BenchWorkspace: Sendable {
     let directory: URL
-    let signer: AppStoreTestSigner
+    /// The test App Store's root and catalog, and the server's signing key.
+    let appStore: TestAppStoreFiles
     let adminKey: String
-    let signingKey: String
 
-    var rootsFile: URL { directory.appendingPathComponent("roots.pem") }
-    var catalogFile: URL { directory.appendingPathComponent("catalog.json") }
+    var signer: AppStoreTestSigner { appStore.signer }
     var dataDirectory: URL { directory.appendingPathComponent("data") }
     var accountIdsFile: URL { directory.appendingPathComponent("account-ids.txt") }
     var tokensFile: URL { directory.appendingPathComponent("tokens.txt") }
@@ -26,12 +23,8 @@ struct BenchWorkspace: Sendable {
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let workspace = BenchWorkspace(
-            directory: directory, signer: AppStoreTestSigner(pki: try TestPKI.make(name: "StoreSync Bench")),
-            adminKey: "bench-admin-\(UUID().uuidString)",
-            signingKey: Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString())
-        try Data(workspace.signer.pki.rootPEM.utf8).write(to: workspace.rootsFile)
-        try StoreSyncJSON.makeEncoder().encode(CatalogResponse(products: TestCatalog.products))
-            .write(to: workspace.catalogFile)
+            directory: directory, appStore: try TestAppStoreFiles.write(into: directory, name: "StoreSync Bench"),
+            adminKey: "bench-admin-\(UUID().uuidString)")
         return workspace
     }
 

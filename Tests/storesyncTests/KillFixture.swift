@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PostgresLibPQ
 import StoreSyncAPI
@@ -14,26 +13,14 @@ struct KillFixture {
 
     static func make() async throws -> KillFixture {
         let directory = try StoreSyncBinary.temporaryDirectory()
-        let pki = try TestPKI.make()
-        let signer = AppStoreTestSigner(pki: pki)
-        let roots = directory.appendingPathComponent("roots.pem")
-        try Data(pki.rootPEM.utf8).write(to: roots)
-        let catalog = directory.appendingPathComponent("catalog.json")
-        try StoreSyncJSON.makeEncoder().encode(CatalogResponse(products: TestCatalog.products)).write(to: catalog)
+        let appStore = try TestAppStoreFiles.write(into: directory)
         let database = try await TestDatabase.makeDatabase(migrationsDirectory: TestDatabase.schemaDirectory)
-        let environment = [
+        let environment = appStore.settings.merging([
             "DATABASE_URL": databaseURL(database),
             "STORESYNC_SCHEMA_DIR": TestDatabase.schemaDirectory.path,
-            "STORESYNC_BUNDLE_ID": signer.bundleId,
-            "STORESYNC_APP_APPLE_ID": String(signer.appAppleId),
-            "STORESYNC_ENVIRONMENT": "Sandbox",
-            "STORESYNC_TRUSTED_ROOTS": roots.path,
-            "STORESYNC_CATALOG": catalog.path,
             "STORESYNC_ADMIN_API_KEY": "kill-test-admin-\(UUID().uuidString)",
-            "STORESYNC_SIGNING_KEY": Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString(),
-            "STORESYNC_BCRYPT_COST": "4",
-        ]
-        return KillFixture(directory: directory, signer: signer, database: database, environment: environment)
+        ]) { _, kill in kill }
+        return KillFixture(directory: directory, signer: appStore.signer, database: database, environment: environment)
     }
 
     /// The test cluster listens on a unix socket only: libpq's `host=` query names its directory.
