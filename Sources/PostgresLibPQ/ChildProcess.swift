@@ -1,8 +1,7 @@
 internal import CLibPQ
 internal import Foundation
-internal import NIOPosix
 
-/// Runs a command to completion on a blocking-work thread, capturing what it printed.
+/// Runs a command to completion on a thread of its own, capturing what it printed.
 enum ChildProcess {
     struct Outcome {
         var status: Int32
@@ -15,7 +14,7 @@ enum ChildProcess {
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         workingDirectory: String? = nil
     ) async throws -> Outcome {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await ThreadOfItsOwn.run(named: "storesync \((executable as NSString).lastPathComponent)") {
             try runBlocking(executable, arguments, environment: environment, workingDirectory: workingDirectory)
         }
     }

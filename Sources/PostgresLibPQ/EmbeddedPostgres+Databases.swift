@@ -1,6 +1,5 @@
 internal import CLibPQ
 internal import Foundation
-internal import NIOPosix
 
 extension EmbeddedPostgres {
     /// Creates a database, optionally as a copy of a template database.
@@ -34,10 +33,11 @@ extension EmbeddedPostgres {
         return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// Runs one statement on a short-lived superuser connection, off the cooperative pool.
+    /// Runs one statement on a short-lived superuser connection, on a thread of its own
+    /// (CREATE DATABASE waits for a checkpoint: seconds on a loaded machine).
     private func runAdministrativeStatement(_ sql: String) async throws {
         let configuration = self.configuration
-        try await NIOThreadPool.singleton.runIfActive {
+        try await ThreadOfItsOwn.run(named: "storesync administrative statement") {
             let handle = try LibPQHandle.connect(configuration)
             guard let result = PQexec(handle.pointer, sql) else {
                 throw PostgresError.client(.connectionLost, handle.errorMessage, query: sql)

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresLibPQ
 
 /// Runs the load tools (pgbench, wrk, ps) and returns what they print.
 enum Shell {
@@ -10,11 +11,7 @@ enum Shell {
     ///
     /// - Throws: ``BenchError`` when it cannot start or exits non-zero (with its stderr).
     static func output(_ program: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try run(program, arguments, environment: environment) })
-            }.start()
-        }
+        try await ThreadOfItsOwn.run(named: program) { try run(program, arguments, environment: environment) }
     }
 
     /// Whether a program is on PATH.
