@@ -69,8 +69,7 @@ struct PurchaseSyncService: Sendable {
         if !options.dryRun { snapshots.invalidate(result.changedAccounts) }
         SyncMetrics.record(result.verdicts, dryRun: options.dryRun)
         let snapshot = try snapshots.snapshot(
-            accountId: accountId, version: result.version, ledger: result.ledger, catalog: catalog, at: now
-        ).snapshot
+            accountId: accountId, version: result.version, ledger: result.ledger, catalog: catalog, at: now)
         return SyncOutcome(verdicts: result.verdicts, snapshot: snapshot, changedAccounts: result.changedAccounts)
     }
 }

@@ -25,7 +25,8 @@ struct SyncOptions: Sendable {
 /// What a sync answers: one verdict per item and the account's snapshot afterwards.
 struct SyncOutcome: Sendable {
     var verdicts: [Verdict]
-    var snapshot: Snapshot
+    /// The account's snapshot after the change, with its encoded body.
+    var snapshot: SignedSnapshot
     /// Every account whose version changed (cached snapshots of these are stale).
     var changedAccounts: Set<UUID>
 }
