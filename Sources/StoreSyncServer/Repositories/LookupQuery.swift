@@ -1,10 +1,13 @@
 import Foundation
 import PostgresLibPQ
-import StoreSyncAPI
 import StoreSyncCore
 
-/// The entitlement lookup in one round trip: the account version, the renewal infos (as one
-/// JSON array, usually empty) and every transaction version the account holds.
+/// The entitlement lookup in one round trip: the account version, every transaction version
+/// the account holds and the renewal info of each of its subscription chains.
+///
+/// Transactions and renewal infos come as rows of one result, each with the other's columns
+/// NULL (`FULL JOIN … ON false` is a union whose column types PostgreSQL keeps), so both decode
+/// as typed columns; an account with neither still gives one row, with its version.
 ///
 /// Public so that `make bench` runs exactly this statement in pgbench.
 public enum LookupQuery {
@@ -14,17 +17,10 @@ public enum LookupQuery {
     static func query(for accountId: UUID) -> PostgresQuery {
         """
         WITH version AS (SELECT version FROM account_versions WHERE account_id = \(accountId)),
-        renewals AS (
-            SELECT json_agg(json_build_object(
-                'originalTransactionId', original_transaction_id, 'autoRenewProductId', auto_renew_product_id,
-                'productId', product_id, 'autoRenewStatus', auto_renew_status,
-                'isInBillingRetryPeriod', is_in_billing_retry, 'gracePeriodExpiresDate', grace_period_expires,
-                'expirationIntent', expiration_intent, 'environment', environment, 'signedDate', signed_date))::text
-                AS infos
-            FROM renewal_infos WHERE account_id = \(accountId))
-        SELECT \(unescaped: TransactionRow.columns), version.version, renewals.infos
-        FROM version CROSS JOIN renewals
-        LEFT JOIN transactions ON transactions.account_id = \(accountId)
+        held AS (SELECT \(unescaped: TransactionRow.columns) FROM transactions WHERE account_id = \(accountId)),
+        renewals AS (SELECT \(unescaped: RenewalInfoRepository.columns) FROM renewal_infos WHERE account_id = \(accountId))
+        SELECT held.*, renewals.*, version.version
+        FROM version LEFT JOIN (held FULL JOIN renewals ON false) ON true
         """
     }
 
@@ -33,14 +29,16 @@ public enum LookupQuery {
         let rows = try await connection.query(query(for: accountId))
         guard let first = rows.first else { return nil }
         let version = try first.decode(column: "version", as: Int64.self)
+        let renewalColumn = TransactionRow.columnCount
         var records: [TransactionRecord] = []
         records.reserveCapacity(rows.count)
-        for row in rows where try row.decodeColumn(at: 0, as: String?.self) != nil {
-            records.append(try TransactionRow.record(row))
-        }
         var renewals: [RenewalInfo] = []
-        if let json = try first.decode(column: "infos", as: String?.self) {
-            renewals = try StoreSyncJSON.makeDecoder().decode([RenewalInfo].self, from: Data(json.utf8))
+        for row in rows {
+            if try row.decodeColumn(at: 0, as: String?.self) != nil {
+                records.append(try TransactionRow.record(row))
+            } else if try row.decodeColumn(at: renewalColumn, as: String?.self) != nil {
+                renewals.append(try RenewalInfoRepository.renewalInfo(row, startingAt: renewalColumn))
+            }
         }
         return (version, Ledger(records: records, renewalInfos: renewals))
     }

@@ -4,7 +4,8 @@ import StoreSyncCore
 
 /// SQL over `renewal_infos`: the latest signed renewal info per subscription chain.
 struct RenewalInfoRepository: Sendable {
-    private static let columns: StaticString = """
+    /// The select list, in the order ``renewalInfo(_:startingAt:)`` decodes.
+    static let columns: StaticString = """
         original_transaction_id, auto_renew_product_id, product_id, auto_renew_status, is_in_billing_retry,
         grace_period_expires, expiration_intent, environment, signed_date
         """
@@ -28,7 +29,7 @@ struct RenewalInfoRepository: Sendable {
     func renewalInfos(of accountId: UUID, on connection: PostgresConnection) async throws -> [RenewalInfo] {
         try await connection.query(
             "SELECT \(unescaped: Self.columns) FROM renewal_infos WHERE account_id = \(accountId)"
-        ).map(Self.renewalInfo)
+        ).map { try Self.renewalInfo($0) }
     }
 
     func renewalInfo(of accountId: UUID, chain originalTransactionId: String, on connection: PostgresConnection)
@@ -39,7 +40,7 @@ struct RenewalInfoRepository: Sendable {
             SELECT \(unescaped: Self.columns) FROM renewal_infos
             WHERE account_id = \(accountId) AND original_transaction_id = \(originalTransactionId)
             """
-        ).first.map(Self.renewalInfo)
+        ).first.map { try Self.renewalInfo($0) }
     }
 
     /// Writes the renewal info the ledger's merge chose as the chain's latest.
@@ -69,9 +70,10 @@ struct RenewalInfoRepository: Sendable {
             """)
     }
 
-    private static func renewalInfo(_ row: PostgresRow) throws -> RenewalInfo {
+    /// Decodes ``columns`` from a row, at `first` onwards.
+    static func renewalInfo(_ row: PostgresRow, startingAt first: Int = 0) throws -> RenewalInfo {
         let (chain, autoRenewProductId, productId, autoRenewStatus, billingRetry, graceEnd, intent, environment, signedDate)
-            = try row.decode((String, String?, String?, Bool, Bool, Date?, Int?, String, Date).self)
+            = try row.decode((String, String?, String?, Bool, Bool, Date?, Int?, String, Date).self, startingAt: first)
         return RenewalInfo(
             originalTransactionId: chain, autoRenewProductId: autoRenewProductId, productId: productId,
             autoRenewStatus: autoRenewStatus, isInBillingRetryPeriod: billingRetry, gracePeriodExpiresDate: graceEnd,

@@ -14,6 +14,9 @@ enum TransactionRow {
         subscription_group_id, evidence, verified_at
         """
 
+    /// How many columns ``columns`` lists.
+    static let columnCount = String(describing: columns).split(separator: ",").count
+
     /// The `jsonb_to_recordset` column list matching ``Batch``'s keys.
     static let recordsetColumns: StaticString = """
         account_id uuid, transaction_id text, original_transaction_id text, product_id text,
