@@ -10,10 +10,16 @@ struct Wrk {
         case deviceEntitlements(accounts: Int)
         /// `GET /v1/admin/accounts/{id}/entitlements` with a random id among the first `accounts`.
         case adminEntitlements(accounts: Int)
+        /// `GET /v1/entitlements` with each of the first `accounts` devices' tokens in turn: a
+        /// warm-up that reaches every account of the hot set (random picks leave a third of
+        /// them untouched after as many requests as there are accounts).
+        case everyDevice(accounts: Int)
     }
 
     let baseURL: URL
     let workspace: BenchWorkspace
+    /// wrk's threads: one per core.
+    static let threads = 2
 
     func run(_ target: Target, connections: Int, seconds: Int) async throws -> LoadResult {
         let scriptFile = workspace.file("lookup.lua")
@@ -25,6 +31,8 @@ struct Wrk {
             (path, arguments) = ("/health/live", ["plain"])
         case .deviceEntitlements(let accounts):
             (path, arguments) = ("/v1/entitlements", ["device", workspace.tokensFile.path, String(accounts)])
+        case .everyDevice(let accounts):
+            (path, arguments) = ("/v1/entitlements", ["sweep", workspace.tokensFile.path, String(accounts)])
         case .adminEntitlements(let accounts):
             (path, arguments) = (
                 "/v1/admin/accounts", ["admin", workspace.accountIdsFile.path, String(accounts), workspace.adminKey]
@@ -32,7 +40,7 @@ struct Wrk {
         }
         let output = try await Shell.output(
             "wrk",
-            ["--threads=2", "--connections=\(connections)", "--duration=\(seconds)s", "--timeout=5s",
+            ["--threads=\(Self.threads)", "--connections=\(connections)", "--duration=\(seconds)s", "--timeout=5s",
              "--script=\(scriptFile.path)", baseURL.absoluteString + path, "--"] + arguments)
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("STORESYNC-BENCH ") }) else {
             throw BenchError("wrk printed no result line:\n\(output)")
@@ -45,10 +53,17 @@ struct Wrk {
             p99Milliseconds: p99 / 1000, errors: Int(errors))
     }
 
-    /// Per thread: load the ids or tokens once, then pick one at random per request. `done`
-    /// prints one machine-readable line: requests, duration µs, p50 µs, p99 µs, errors.
+    /// Per thread: load the ids or tokens once, then pick one at random per request (or, to
+    /// sweep, take the thread's share of them in order). `done` prints one machine-readable
+    /// line: requests, duration µs, p50 µs, p99 µs, errors.
     static let luaScript = """
-        local mode, items, admin_key = "plain", {}, nil
+        local mode, items, admin_key, next_item = "plain", {}, nil, 0
+        local threads_set_up = 0
+
+        function setup(thread)
+            thread:set("thread_number", threads_set_up)
+            threads_set_up = threads_set_up + 1
+        end
 
         function init(args)
             mode = args[1] or "plain"
@@ -61,11 +76,17 @@ struct Wrk {
                 admin_key = args[4]
             end
             math.randomseed(os.time() + tonumber(tostring(items):match("0x(%x+)") or "0", 16))
+            next_item = thread_number or 0
         end
 
         function request()
             if mode == "device" then
                 local token = items[math.random(#items)]
+                return wrk.format("GET", nil, { ["Authorization"] = "Bearer " .. token })
+            elseif mode == "sweep" then
+                -- Thread n takes tokens n, n + threads, … round and round.
+                local token = items[next_item % #items + 1]
+                next_item = next_item + \(threads)
                 return wrk.format("GET", nil, { ["Authorization"] = "Bearer " .. token })
             elseif mode == "admin" then
                 local id = items[math.random(#items)]
