@@ -67,7 +67,7 @@ struct SyncTransaction {
             plan.apply(decision, chain: id, records: records, owner: owners[id], presenter: presenter, before: before)
         }
         try await execute(&plan)
-        let inserted = try await transactions.insert(plan.versions, on: connection)
+        let inserted = try await transactions.insert(Self.unstored(plan.versions, presenter: presenter, before: before), on: connection)
         for key in inserted { plan.changed.insert(key.accountId) }
         for (accountId, info) in Self.latestRenewalInfos(plan.renewalInfos) {
             try await renewals.store(info, for: accountId, on: connection)
@@ -84,6 +84,20 @@ struct SyncTransaction {
         }
         let verdicts = items.map { verdict(for: $0, decisions: decisions, inserted: inserted, ledger: after) }
         return Result(verdicts: verdicts, ledger: after, version: version, changedAccounts: plan.changed)
+    }
+
+    /// The planned versions less those the presenter's ledger shows stored already.
+    ///
+    /// Those would conflict and change nothing; leaving them out spares PostgreSQL parsing
+    /// them (a repeated restore re-sends every JWS, megabytes for a thousand entries). The
+    /// ledger was read under the account's lock and holds whole stored versions, so a key
+    /// found there is a row of the table. Versions for other accounts are all written.
+    static func unstored(
+        _ versions: [(accountId: UUID, record: TransactionRecord)], presenter: UUID, before: Ledger
+    ) -> [(accountId: UUID, record: TransactionRecord)] {
+        let stored = Set(before.records.map { VersionKey(accountId: presenter, record: $0) })
+        guard !stored.isEmpty else { return versions }
+        return versions.filter { !stored.contains(VersionKey(accountId: $0.accountId, record: $0.record)) }
     }
 
     /// The verified records grouped by purchase.
