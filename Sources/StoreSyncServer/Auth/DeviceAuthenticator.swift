@@ -16,7 +16,8 @@ struct DeviceAuthenticator: RouterMiddleware {
         }
         var context = context
         context.device = device
-        context.logger[metadataKey: "storesync.account_id"] = "\(device.accountId)"
+        // Rendered only if a line is logged, not on every request.
+        context.logger[metadataKey: "storesync.account_id"] = .stringConvertible(device.accountId)
         return try await next(request, context)
     }
 }
