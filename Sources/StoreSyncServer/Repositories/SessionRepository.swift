@@ -25,7 +25,9 @@ struct SessionRepository: Sendable {
     /// its WAL to reach the disk made the first request of every device each minute wait for
     /// an fsync. A crash may lose the last fraction of a second of marks, nothing else.
     /// PostgreSQL reads `synchronous_commit` when the statement's own transaction commits, so
-    /// setting it locally inside the statement covers exactly this statement.
+    /// setting it locally inside the statement covers exactly this statement. Call it outside
+    /// any explicit transaction (as the authenticator does): inside one, the relaxed commit
+    /// would cover that whole transaction.
     func device(tokenHash: Data, on connection: PostgresConnection) async throws -> DeviceIdentity? {
         let row = try await connection.query(
             """
