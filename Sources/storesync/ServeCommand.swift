@@ -20,6 +20,11 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
+        do {
+            try settings.checkReferencedFiles()
+        } catch let failure as ConfigurationError {
+            throw StartupFailure.exit(failure.description)
+        }
         let database = try await DatabaseRuntime.start(for: settings, logger: logger)
         do {
             let app = try await buildApplication(

@@ -26,13 +26,21 @@ import Testing
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_SIGNING_KEY": "AAAA"], "STORESYNC_SIGNING_KEY"),
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_ALLOW_UNVERIFIED": "maybe"], "STORESYNC_ALLOW_UNVERIFIED"),
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_SCHEMA_DIR": "/nonexistent"], "STORESYNC_SCHEMA_DIR"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_TRUSTED_ROOTS": "/nonexistent.pem"], "STORESYNC_TRUSTED_ROOTS"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_CATALOG": "/nonexistent.json"], "STORESYNC_CATALOG"),
     ])
-    func aMissingOrInvalidSettingStopsStartUpWithOneLineNamingIt(environment: [String: String], setting: String) throws {
-        let outcome = try StoreSyncBinary.run(["serve"], environment: environment, directory: try StoreSyncBinary.temporaryDirectory())
+    func aMissingOrInvalidSettingStopsStartUpWithOneLineNamingItAndChangesNothing(
+        environment: [String: String], setting: String
+    ) throws {
+        let directory = try StoreSyncBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try StoreSyncBinary.run(["serve"], environment: environment, directory: directory)
         #expect(outcome.status == 2)
         let lines = outcome.standardError.split(separator: "\n").filter { $0.hasPrefix("storesync:") }
         #expect(lines.count == 1, "\(outcome.standardError)")
         #expect(lines.first?.contains(setting) == true, "\(outcome.standardError)")
+        // Refused before any database was started: no embedded cluster was created.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
     @Test func productionRefusesTheDevelopmentSwitch() throws {

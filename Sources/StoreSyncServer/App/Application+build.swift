@@ -109,7 +109,7 @@ struct AppDependencies: Sendable {
         notifications = NotificationService(pool: pool, verifier: verifier, snapshots: snapshots, logger: logger)
     }
 
-    private static func verifierConfiguration(_ configuration: ServerConfiguration) throws -> VerifierConfiguration {
+    static func verifierConfiguration(_ configuration: ServerConfiguration) throws -> VerifierConfiguration {
         let roots = try configuration.trustedRootsPath.map { path in
             do {
                 return try VerifierConfiguration.loadTrustedRoots(pemFile: path)

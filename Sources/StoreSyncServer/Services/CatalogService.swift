@@ -60,6 +60,19 @@ final class CatalogService: Sendable {
     /// Loads the `STORESYNC_CATALOG` file into the database (products it names are defined
     /// or replaced; others are kept) and reloads.
     func loadFile(at path: String) async throws {
+        let products = try Self.products(inFile: path)
+        try await pool.withTransaction { connection in
+            for product in products { try await repository.upsert(product, on: connection) }
+        }
+        try await reload()
+        logger.info("catalog loaded", metadata: ["storesync.catalog.products": "\(products.count)"])
+    }
+
+    /// The products of a catalog file, read and checked without touching the database.
+    ///
+    /// - Throws: ``ConfigurationError`` naming `STORESYNC_CATALOG` when the file cannot be read,
+    ///   is not a catalog, or defines a product wrongly.
+    static func products(inFile path: String) throws -> [CatalogProduct] {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -73,15 +86,11 @@ final class CatalogService: Sendable {
             throw ConfigurationError.invalid(.catalog, "\(path) is not a catalog ({\"products\": [...]}): \(error)")
         }
         for product in file.products {
-            if let problem = Self.problem(with: product) {
+            if let problem = problem(with: product) {
                 throw ConfigurationError.invalid(.catalog, "product \(product.productId): \(problem)")
             }
         }
-        try await pool.withTransaction { connection in
-            for product in file.products { try await repository.upsert(product, on: connection) }
-        }
-        try await reload()
-        logger.info("catalog loaded", metadata: ["storesync.catalog.products": "\(file.products.count)"])
+        return file.products
     }
 
     /// Defines or replaces one product.
