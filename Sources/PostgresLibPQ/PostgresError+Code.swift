@@ -42,6 +42,8 @@ extension PostgresError {
         public static let numericValueOutOfRange = Code(raw: "22003")
         /// 22P02: the text of a value does not parse as its type.
         public static let invalidTextRepresentation = Code(raw: "22P02")
+        /// 22021: text not valid in the database encoding (in UTF-8: a NUL character).
+        public static let characterNotInRepertoire = Code(raw: "22021")
         /// 23000: an integrity constraint was violated.
         public static let integrityConstraintViolation = Code(raw: "23000")
         /// 23001: a RESTRICT rule forbids the change.

@@ -49,7 +49,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["short", "aaaaaaaaaaaaaaaa", String(repeating: "long-pass", count: 9)])
+    @Test(arguments: ["short", "aaaaaaaaaaaaaaaa", String(repeating: "long-pass", count: 9), "correct horse\u{0} battery"])
     func weakPasswordsAreRefusedWithAReason(password: String) async throws {
         try await withServer { server in
             let response = try await server.send(
@@ -62,13 +62,40 @@ import Testing
         }
     }
 
-    @Test(arguments: ["", "no-at-sign", "a@b", "two@@example.com", "spa ce@example.com"])
+    @Test(arguments: ["", "no-at-sign", "a@b", "two@@example.com", "spa ce@example.com", "nu\u{0}l@example.com", "bell\u{7}@example.com"])
     func invalidEmailsAreRefused(email: String) async throws {
         try await withServer { server in
             let response = try await server.send(
                 "POST", "/v1/accounts", json: Credentials(email: email, password: TestServer.password))
             #expect(response.status == 400)
             #expect(response.problem?.field == "email")
+        }
+    }
+
+    @Test(arguments: ["iPhone\u{0}", "line\nbreak", "escape\u{1B}[31m", "c1\u{85}name"])
+    func deviceNamesWithControlCharactersAreRefusedAndCreateNothing(deviceName: String) async throws {
+        try await withServer { server in
+            let response = try await server.send(
+                "POST", "/v1/accounts",
+                json: Credentials(email: "device@example.com", password: TestServer.password, deviceName: deviceName))
+            #expect(response.status == 400)
+            #expect(response.problem?.field == "deviceName")
+            #expect(try await server.count("accounts") == 0)
+        }
+    }
+
+    /// bcrypt stops reading at a NUL byte: without a rule, the password plus a NUL and anything
+    /// would sign in as the password.
+    @Test func aPasswordWithANULNeverSignsIn() async throws {
+        try await withServer { server in
+            _ = try await server.signUp(email: "nul@example.com")
+            let response = try await server.send(
+                "POST", "/v1/sessions",
+                json: Credentials(email: "nul@example.com", password: TestServer.password + "\u{0}anything"))
+            #expect(response.status == 401)
+            let right = try await server.send(
+                "POST", "/v1/sessions", json: Credentials(email: "nul@example.com", password: TestServer.password))
+            #expect(right.status == 200)
         }
     }
 

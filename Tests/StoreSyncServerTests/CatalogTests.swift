@@ -39,6 +39,9 @@ import Testing
         ProductDefinition(type: .nonConsumable, entitlements: ["a", "a"]),
         ProductDefinition(productId: "other", type: .nonConsumable, entitlements: ["premium"]),
         ProductDefinition(type: .nonConsumable, entitlements: ["premium"], gracePeriodSeconds: 10),
+        // No rule of the catalog names U+0000; PostgreSQL refuses it, and that is a 400 too.
+        ProductDefinition(type: .nonConsumable, entitlements: ["pre\u{0}mium"]),
+        ProductDefinition(type: .nonConsumable, entitlements: ["premium"], subscriptionGroupId: "group\u{0}"),
     ])
     func invalidDefinitionsAreRefusedAndChangeNothing(_ definition: ProductDefinition) async throws {
         try await withServer { server in

@@ -24,6 +24,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return ProblemError(.payloadTooLarge, status: .contentTooLarge, detail: "the body is too large")
         case let httpError as HTTPError:
             return problem(for: httpError)
+        case let database as PostgresError where database.code == .characterNotInRepertoire:
+            // Text PostgreSQL cannot store: a U+0000 in some field of the request that no rule
+            // of ours caught first. The statement failed, so nothing was written.
+            return .invalidRequest("a text field holds the NUL character (U+0000), which cannot be stored")
         case let database as PostgresError where database.isConnectionError:
             context.logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: database))"])
             return .serviceUnavailable("the database is unavailable; retry shortly")

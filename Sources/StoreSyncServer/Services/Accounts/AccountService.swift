@@ -99,6 +99,9 @@ struct AccountService: Sendable {
     private static func validated(deviceName: String?) throws -> String? {
         guard let name = deviceName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
         guard name.count <= 200 else { throw ProblemError.invalidRequest("deviceName may have at most 200 characters", field: "deviceName") }
+        guard !CredentialRules.containsControlCharacter(name) else {
+            throw ProblemError.invalidRequest("deviceName must not contain control characters", field: "deviceName")
+        }
         return name
     }
 }

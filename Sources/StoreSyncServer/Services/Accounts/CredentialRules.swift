@@ -12,7 +12,7 @@ enum CredentialRules {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.utf8.count <= 320, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-            !email.contains(where: { $0.isWhitespace || $0.isNewline })
+            !email.contains(where: { $0.isWhitespace || $0.isNewline }), !containsControlCharacter(email)
         else { return "enter an email address such as name@example.com" }
         return nil
     }
@@ -20,11 +20,19 @@ enum CredentialRules {
     /// Why the password is not acceptable, if it is not.
     ///
     /// bcrypt reads only the first 72 bytes, so longer passwords would silently be cut.
+    /// bcrypt also stops at a NUL byte: a password holding one would be checked only up to it.
     static func problem(withPassword password: String, email: String) -> String? {
+        if password.utf8.contains(0) { return "the password must not contain the NUL character (U+0000)" }
         if password.count < 10 { return "the password needs at least 10 characters" }
         if password.utf8.count > 72 { return "the password may have at most 72 bytes (bcrypt's limit)" }
         if Set(password).count < 4 { return "the password needs at least 4 different characters" }
         if password.lowercased() == email { return "the password must not be the email" }
         return nil
+    }
+
+    /// Whether text holds a control character (U+0000–U+001F, U+007F–U+009F): never part of an
+    /// email or a device name, and PostgreSQL cannot store U+0000 at all.
+    static func containsControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }

@@ -22,10 +22,14 @@ struct PasswordHasher: Sendable {
         try await threadPool.runIfActive { [cost] in Bcrypt.hash(password, cost: cost) }
     }
 
+    /// Whether `password` is the one `hash` was made from. A password holding a NUL byte
+    /// never is: bcrypt stops reading at that byte, so it would match any password that merely
+    /// starts like it (sign-up refuses such passwords; the hash still runs, for equal timing).
     func verify(_ password: String, against hash: String?) async throws -> Bool {
-        try await threadPool.runIfActive { [decoy] in
+        let holdsNUL = password.utf8.contains(0)
+        return try await threadPool.runIfActive { [decoy] in
             let matches = Bcrypt.verify(password, hash: hash ?? decoy)
-            return matches && hash != nil
+            return matches && hash != nil && !holdsNUL
         }
     }
 }
