@@ -77,69 +77,28 @@ enum TransactionRow {
 /// One transaction version bound for an account, as a row of the batch insert.
 struct TransactionRowInput: RecordsetRow {
     let accountId: UUID
-    let transactionId: String
-    let originalTransactionId: String
-    let productId: String
-    let productType: ProductType
-    let purchaseDate: Date
-    let originalPurchaseDate: Date
-    let expiresDate: Date?
-    let revocationDate: Date?
-    let revocationReason: Int?
-    let isUpgraded: Bool
-    let ownershipType: OwnershipType
-    let environment: AppStoreEnvironment
-    let appAccountToken: UUID?
-    let quantity: Int
-    let signedDate: Date
-    let subscriptionGroupId: String?
-    let evidence: String
-    let verifiedAt: Date?
-    let signedTransaction: String?
-
-    init(accountId: UUID, record: TransactionRecord) {
-        self.accountId = accountId
-        transactionId = record.transactionId
-        originalTransactionId = record.originalTransactionId
-        productId = record.productId
-        productType = record.productType
-        purchaseDate = record.purchaseDate
-        originalPurchaseDate = record.originalPurchaseDate
-        expiresDate = record.expiresDate
-        revocationDate = record.revocationDate
-        revocationReason = record.revocationReason?.rawValue
-        isUpgraded = record.isUpgraded
-        ownershipType = record.ownershipType
-        environment = record.environment
-        appAccountToken = record.appAccountToken
-        quantity = record.quantity
-        signedDate = record.signedDate
-        subscriptionGroupId = record.subscriptionGroupId
-        evidence = record.evidence.kind
-        if case .receipt(let verifiedAt) = record.evidence { self.verifiedAt = verifiedAt } else { verifiedAt = nil }
-        signedTransaction = record.signedTransaction
-    }
+    let record: TransactionRecord
 
     func write(to json: inout RecordsetJSON) throws {
         json.column("account_id", accountId)
-        json.column("transaction_id", transactionId)
-        json.column("original_transaction_id", originalTransactionId)
-        json.column("product_id", productId)
-        json.column("product_type", productType)
-        try json.column("purchase_date", purchaseDate)
-        try json.column("original_purchase_date", originalPurchaseDate)
-        try json.column("expires_date", expiresDate)
-        try json.column("revocation_date", revocationDate)
-        json.column("revocation_reason", revocationReason)
-        json.column("is_upgraded", isUpgraded)
-        json.column("ownership_type", ownershipType)
-        json.column("environment", environment)
-        json.column("app_account_token", appAccountToken)
-        json.column("quantity", quantity)
-        try json.column("signed_date", signedDate)
-        json.column("subscription_group_id", subscriptionGroupId)
-        json.column("evidence", evidence)
-        try json.column("verified_at", verifiedAt)
-        json.column("signed_transaction", signedTransaction)
+        json.column("transaction_id", record.transactionId)
+        json.column("original_transaction_id", record.originalTransactionId)
+        json.column("product_id", record.productId)
+        json.column("product_type", record.productType)
+        try json.column("purchase_date", record.purchaseDate)
+        try json.column("original_purchase_date", record.originalPurchaseDate)
+        try json.column("expires_date", record.expiresDate)
+        try json.column("revocation_date", record.revocationDate)
+        json.column("revocation_reason", record.revocationReason?.rawValue)
+        json.column("is_upgraded", record.isUpgraded)
+        json.column("ownership_type", record.ownershipType)
+        json.column("environment", record.environment)
+        json.column("app_account_token", record.appAccountToken)
+        json.column("quantity", record.quantity)
+        try json.column("signed_date", record.signedDate)
+        json.column("subscription_group_id", record.subscriptionGroupId)
+        json.column("evidence", record.evidence.kind)
+        if case .receipt(let verifiedAt) = record.evidence { try json.column("verified_at", verifiedAt) }
+        json.column("signed_transaction", record.signedTransaction)
     }
 }
