@@ -55,7 +55,7 @@ extension CanonicalValue {
         case .number(let text):
             out.append(contentsOf: text.utf8)
         case .string(let text):
-            Self.writeString(text.utf8, to: &out)
+            JSONString.append(text, to: &out)
         case .array(let array):
             out.append(UInt8(ascii: "["))
             for (index, element) in array.elements.enumerated() {
@@ -67,7 +67,7 @@ extension CanonicalValue {
             out.append(UInt8(ascii: "{"))
             for (index, member) in object.sortedMembers.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(member.key.utf8, to: &out)
+                JSONString.append(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 member.value.write(to: &out)
             }
@@ -75,35 +75,5 @@ extension CanonicalValue {
         case .deferred(let encoder):
             (encoder.value ?? .object(CanonicalObject())).write(to: &out)
         }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// Writes a string with canonical escaping.
-    static func writeString(_ bytes: some Collection<UInt8>, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most strings (ids, product ids, dates) need no escape: copied whole.
-        guard bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            out.append(contentsOf: bytes)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x00..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

@@ -149,7 +149,7 @@ struct SnapshotCanonicalWriter {
     }
 
     private mutating func string(_ text: String) {
-        CanonicalValue.writeString(text.utf8, to: &bytes)
+        JSONString.append(text, to: &bytes)
     }
 
     private mutating func integer(_ value: Int64) {

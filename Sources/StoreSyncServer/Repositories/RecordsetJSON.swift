@@ -1,4 +1,5 @@
 import Foundation
+import StoreSyncAPI
 import StoreSyncCore
 
 /// A row that a batch statement reads with `jsonb_to_recordset`: it writes its columns by
@@ -39,7 +40,7 @@ struct RecordsetJSON {
     mutating func column(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
-        Self.appendString(value.utf8, to: &bytes)
+        JSONString.append(value, to: &bytes)
     }
 
     mutating func column(_ name: StaticString, _ value: some RawRepresentable<String>) {
@@ -49,7 +50,7 @@ struct RecordsetJSON {
     mutating func column(_ name: StaticString, _ value: UUID?) {
         guard let value else { return }
         key(name)
-        Self.appendString(value.uuidString.utf8, to: &bytes)
+        JSONString.append(value.uuidString, to: &bytes)
     }
 
     /// - Throws: `EncodingError.invalidValue` for a date outside years 0001–9999.
@@ -79,34 +80,5 @@ struct RecordsetJSON {
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: "\":".utf8)
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// A JSON string: `"` and `\` escaped, control characters as `\u00xx`, the rest as is.
-    /// Copies the runs between escapes whole: the JWS column makes up most of the bytes.
-    private static func appendString(_ text: String.UTF8View, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        if text.withContiguousStorageIfAvailable({ appendEscaped($0, to: &bytes) }) == nil {
-            Array(text).withUnsafeBufferPointer { appendEscaped($0, to: &bytes) }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        var runStart = 0
-        for (index, byte) in text.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
-            if byte < 0x20 {
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
-            } else {
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            }
-            runStart = index + 1
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
     }
 }
