@@ -35,7 +35,25 @@ final class LibPQHandle {
             throw PostgresError.client(.connectionFailed, handle.errorMessage)
         }
         PQsetNoticeProcessor(pointer, CLibPQ_discardNotice, nil)
+        try handle.apply(configuration.sessionSettings)
         return handle
+    }
+
+    /// Sets each run-time parameter for the session; the names and values travel as
+    /// parameters, never spliced into SQL.
+    private func apply(_ settings: [String: String]) throws {
+        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+            let result = withCStringArray([name, value]) { values in
+                PQexecParams(pointer, "SELECT set_config($1, $2, false)", 2, nil, values, nil, nil, 0)
+            }
+            defer { PQclear(result) }
+            guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else {
+                let reason = result.flatMap { PQresultErrorMessage($0) }.map { String(cString: $0) } ?? errorMessage
+                throw PostgresError.client(
+                    .connectionFailed,
+                    "could not set \(name) = \(value): \(reason.trimmingCharacters(in: .whitespacesAndNewlines))")
+            }
+        }
     }
 
     /// libpq's last error message for this connection, trimmed.

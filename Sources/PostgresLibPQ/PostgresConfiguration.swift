@@ -37,6 +37,10 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
     public var applicationName: String
     /// How many prepared statements each connection keeps before evicting the least recently used.
     public var preparedStatementCacheSize: Int
+    /// Run-time parameters set on every connection as soon as it opens (`set_config`, session
+    /// wide), e.g. `plan_cache_mode`. Set by a statement rather than libpq's `options`, which
+    /// connection poolers such as PgBouncer refuse by default.
+    public var sessionSettings: [String: String]
 
     /// Creates a configuration for a server reached over a unix socket.
     ///
@@ -72,6 +76,7 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         self.connectTimeoutSeconds = 5
         self.applicationName = "storesync"
         self.preparedStatementCacheSize = 256
+        self.sessionSettings = [:]
     }
 
     /// Whether `host` names a unix socket directory rather than a network host.

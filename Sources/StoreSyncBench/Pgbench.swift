@@ -10,14 +10,12 @@ struct Pgbench {
     let accounts: Int
     let workspace: BenchWorkspace
 
-    /// The script: a random account, then the server's statement with each parameter being
-    /// that account's id. pgbench variables are numbers, so the id is derived from the number
-    /// exactly as the seed derived it (an immutable expression PostgreSQL evaluates once).
+    /// The script: a random account, then the server's statement for that one account (the
+    /// server batches concurrent lookups into one statement; pgbench's ceiling is per lookup).
+    /// pgbench variables are numbers, so the id is derived from the number exactly as the seed
+    /// derived it (an immutable expression PostgreSQL evaluates once).
     func script() -> String {
-        var statement = LookupQuery.sql
-        for parameter in ["$1", "$2", "$3"] {
-            statement = statement.replacingOccurrences(of: parameter, with: BenchSeeder.accountId(":n"))
-        }
+        let statement = LookupQuery.sql.replacingOccurrences(of: "$1", with: "ARRAY[\(BenchSeeder.accountId(":n"))]")
         return "\\set n random(1, \(accounts))\n\(statement);\n"
     }
 

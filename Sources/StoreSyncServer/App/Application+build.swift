@@ -33,7 +33,7 @@ public func buildApplication(
         logger.logLevel = configuration.logLevel
         return logger
     }()
-    let pool = ConnectionPool(configuration: database, size: configuration.databasePoolSize, logger: logger)
+    let pool = ConnectionPool(configuration: database.withServerSessionSettings, size: configuration.databasePoolSize, logger: logger)
     let schema = try SchemaLocation.resolve(configured: configuration.schemaDirectory)
     let feed = try ChangeFeed(database: database, logger: logger)
     let dependencies = try AppDependencies(configuration: configuration, pool: pool, feed: feed, logger: logger, now: now)
@@ -105,7 +105,9 @@ struct AppDependencies: Sendable {
             pool: pool, verification: verification, catalog: catalog, snapshots: snapshots,
             rules: OwnershipRules(policy: configuration.transferPolicy), maxRestoreEntries: configuration.maxRestoreEntries,
             now: now, logger: logger)
-        lookups = LookupService(pool: pool, catalog: catalog, snapshots: snapshots, now: now)
+        lookups = LookupService(
+            pool: pool, catalog: catalog, snapshots: snapshots,
+            concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), now: now)
         notifications = NotificationService(pool: pool, verifier: verifier, snapshots: snapshots, logger: logger)
     }
 
@@ -125,5 +127,21 @@ struct AppDependencies: Sendable {
         } catch {
             throw ConfigurationError.invalid(.environment, "\(error)")
         }
+    }
+}
+
+extension PostgresConfiguration {
+    /// The connection settings every StoreSync statement is written for.
+    ///
+    /// `plan_cache_mode = force_generic_plan`: every statement the server prepares is an
+    /// indexed lookup or a batch write whose best plan does not depend on its parameter values.
+    /// PostgreSQL's default re-plans a prepared statement on every execution while its custom
+    /// plans look cheaper than the generic one, and the batched entitlement lookup (an array of
+    /// a few account ids, which a generic plan counts as ten) always looked so: planning cost
+    /// more than running it. Measured: ~50 → ~25 µs of PostgreSQL CPU per uncached lookup.
+    var withServerSessionSettings: PostgresConfiguration {
+        var configuration = self
+        configuration.sessionSettings["plan_cache_mode"] = "force_generic_plan"
+        return configuration
     }
 }

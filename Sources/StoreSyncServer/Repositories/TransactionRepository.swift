@@ -31,7 +31,7 @@ struct TransactionRepository: Sendable {
     func ledger(of accountId: UUID, on connection: PostgresConnection) async throws -> Ledger {
         let records = try await connection.query(
             "SELECT \(unescaped: TransactionRow.columns) FROM transactions WHERE account_id = \(accountId)"
-        ).map(TransactionRow.record)
+        ).map { try TransactionRow.record($0) }
         let renewals = try await RenewalInfoRepository().renewalInfos(of: accountId, on: connection)
         return Ledger(records: records, renewalInfos: renewals)
     }
@@ -73,7 +73,7 @@ struct TransactionRepository: Sendable {
             SELECT \(unescaped: TransactionRow.columns) FROM transactions
             WHERE account_id = \(accountId) AND original_transaction_id = \(originalTransactionId)
             """
-        ).map(TransactionRow.record)
+        ).map { try TransactionRow.record($0) }
     }
 
     /// The accounts that hold any version of the purchase.

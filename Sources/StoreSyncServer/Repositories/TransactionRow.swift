@@ -27,15 +27,15 @@ enum TransactionRow {
         verified_at timestamptz, signed_transaction text
         """
 
-    /// Decodes a row whose first columns are ``columns`` (more may follow).
-    static func record(_ row: PostgresRow) throws -> TransactionRecord {
+    /// Decodes a row whose columns from `first` on are ``columns`` (more may follow).
+    static func record(_ row: PostgresRow, startingAt first: Int = 0) throws -> TransactionRecord {
         let (
             transactionId, originalTransactionId, productId, productType, purchaseDate, originalPurchaseDate,
             expiresDate, revocationDate, revocationReason, isUpgraded, ownershipType, environment,
             appAccountToken, quantity, signedDate, subscriptionGroupId, evidenceKind, verifiedAt
         ) = try row.decode(
             (String, String, String, String, Date, Date, Date?, Date?, Int?, Bool, String, String,
-             UUID?, Int, Date, String?, String, Date?).self, startingAt: 0)
+             UUID?, Int, Date, String?, String, Date?).self, startingAt: first)
         return TransactionRecord(
             transactionId: transactionId,
             originalTransactionId: originalTransactionId,

@@ -1,0 +1,84 @@
+import AppStorePayloads
+import Foundation
+import PostgresLibPQ
+import StoreSyncAPI
+@testable import StoreSyncServer
+import StoreSyncCore
+import StoreSyncTesting
+import Testing
+
+/// The batched lookup statement answers each account exactly as a lookup of that account
+/// alone would, against the repositories that write the same tables.
+@Suite struct LookupQueryTests {
+    @Test func aBatchAnswersEachAccountAsItsOwnLookupAndLeavesOutUnknownAccounts() async throws {
+        try await withServer { server in
+            let now = server.clock.now()
+            let subscriber = try await server.signUp()
+            let lapsed = TestPurchases.record(
+                TestCatalog.monthly, type: .autoRenewable, purchased: now.addingTimeInterval(-31 * 86_400),
+                expires: now.addingTimeInterval(-86_400), group: TestCatalog.subscriptionGroup)
+            _ = try await server.buy(lapsed, token: subscriber.token)
+            let renewal = RenewalInfo(
+                originalTransactionId: lapsed.originalTransactionId, autoRenewProductId: TestCatalog.monthly,
+                productId: TestCatalog.monthly, autoRenewStatus: true, isInBillingRetryPeriod: true,
+                gracePeriodExpiresDate: now.addingTimeInterval(5 * 86_400), environment: .sandbox, signedDate: now)
+            #expect(try await server.notify(.didFailToRenew, subtype: .gracePeriod, transaction: lapsed, renewal: renewal)
+                == "processed")
+            let collector = try await server.signUp()
+            for _ in 0..<3 {
+                _ = try await server.buy(TestPurchases.record(purchased: now), token: collector.token)
+            }
+            let empty = try await server.signUp()
+            let unknown = UUID()
+
+            let ids = [subscriber.accountId, unknown, collector.accountId, empty.accountId]
+            let batch = try await server.database.withConnection { try await LookupQuery.run(ids, on: $0) }
+            #expect(Set(batch.keys) == [subscriber.accountId, collector.accountId, empty.accountId])
+
+            let versions = try await server.versions()
+            for account in [subscriber, collector, empty] {
+                let alone = try await server.database.withConnection {
+                    try await LookupQuery.run([account.accountId], on: $0)
+                }
+                let stored = try await server.database.withConnection {
+                    try await TransactionRepository().ledger(of: account.accountId, on: $0)
+                }
+                let found = try #require(batch[account.accountId])
+                #expect(found.version == versions[account.accountId])
+                #expect(found.ledger == stored)
+                #expect(alone[account.accountId]?.ledger == stored)
+                #expect(alone[account.accountId]?.version == found.version)
+            }
+            #expect(batch[subscriber.accountId]?.ledger.renewalInfos.count == 1)
+            #expect(batch[collector.accountId]?.ledger.records.count == 3)
+            #expect(batch[empty.accountId]?.ledger == Ledger())
+        }
+    }
+
+    @Test func concurrentLookupsOfManyAccountsEachSeeTheirOwnEntitlements() async throws {
+        // Without the snapshot cache every lookup reaches the batched statement.
+        try await withServer(configure: { $0.snapshotCacheEnabled = false }) { server in
+            let now = server.clock.now()
+            var expected: [String: [String]] = [:]
+            for index in 0..<12 {
+                let account = try await server.signUp()
+                if index % 3 != 0 {
+                    _ = try await server.buy(TestPurchases.record(purchased: now), token: account.token)
+                }
+                expected[account.token] = index % 3 != 0 ? ["premium"] : []
+            }
+            // Every token several times at once: the lookups queue behind each other and share
+            // statements; each answer must still be its own account's.
+            try await withThrowingTaskGroup(of: (String, [String]).self) { group in
+                for token in expected.keys {
+                    for _ in 0..<4 {
+                        group.addTask { (token, try await server.entitlementIds(token: token)) }
+                    }
+                }
+                for try await (token, ids) in group {
+                    #expect(ids == expected[token])
+                }
+            }
+        }
+    }
+}
