@@ -18,13 +18,17 @@ final class VerifiedJWSMemo: Sendable {
         self.capacity = capacity
     }
 
-    func record(for jws: String) -> TransactionRecord? {
-        let key = SHA256.hash(data: Data(jws.utf8))
-        return entries.withLockedValue { $0[key] }
+    /// The memo's key for a JWS: the SHA-256 of its text, computed once per lookup.
+    static func key(for jws: String) -> SHA256.Digest {
+        var jws = jws
+        return jws.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
     }
 
-    func remember(_ record: TransactionRecord, for jws: String) {
-        let key = SHA256.hash(data: Data(jws.utf8))
+    func record(for key: SHA256.Digest) -> TransactionRecord? {
+        entries.withLockedValue { $0[key] }
+    }
+
+    func remember(_ record: TransactionRecord, for key: SHA256.Digest) {
         entries.withLockedValue { entries in
             // Full: start over. Simpler than LRU, and forgetting costs only a re-verification.
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
