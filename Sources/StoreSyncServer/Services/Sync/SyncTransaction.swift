@@ -69,11 +69,17 @@ struct SyncTransaction {
         try await execute(&plan)
         let inserted = try await transactions.insert(Self.unstored(plan.versions, presenter: presenter, before: before), on: connection)
         for key in inserted { plan.changed.insert(key.accountId) }
-        for (accountId, info) in Self.latestRenewalInfos(plan.renewalInfos) {
+        let latestRenewalInfos = Self.latestRenewalInfos(plan.renewalInfos)
+        for (accountId, info) in latestRenewalInfos {
             try await renewals.store(info, for: accountId, on: connection)
         }
 
-        let after = try await transactions.ledger(of: presenter, on: connection)
+        let presenterWritten = inserted.contains { $0.accountId == presenter }
+            || latestRenewalInfos.contains { $0.0 == presenter }
+            || plan.moves.contains { $0.from == presenter || $0.to == presenter }
+        // Nothing above wrote the presenter's rows (a restore of what it holds already): its
+        // ledger is still `before`, which was read under the account's lock.
+        let after = presenterWritten ? try await transactions.ledger(of: presenter, on: connection) : before
         plan.events += Self.revocationEvents(account: presenter, before: before, after: after)
         try await events.append(plan.events, on: connection)
 
