@@ -51,8 +51,8 @@ struct NotificationService: Sendable {
                 uuid: payload.notificationUUID, type: payload.notificationType.rawValue,
                 subtype: payload.subtype?.rawValue, originalTransactionId: chain, signedDate: payload.signedDate,
                 on: connection)
-            else { return (Outcome.duplicate, Set<UUID>()) }
-            guard let chain else { return (Outcome.informational, Set<UUID>()) }
+            else { return (Outcome.duplicate, [UUID: Int64]()) }
+            guard let chain else { return (Outcome.informational, [UUID: Int64]()) }
             return try await apply(
                 record: record, renewal: renewal, chain: chain, type: payload.notificationType, verified: verified,
                 on: connection)
@@ -65,7 +65,7 @@ struct NotificationService: Sendable {
     private func apply(
         record: TransactionRecord?, renewal: RenewalInfo?, chain: String, type: NotificationType,
         verified: VerifiedNotification, on connection: PostgresConnection
-    ) async throws -> (Outcome, Set<UUID>) {
+    ) async throws -> (Outcome, [UUID: Int64]) {
         let environment = record?.environment ?? renewal?.environment ?? .production
         try await ownership.ensureRows([(chain, environment)], on: connection)
         let owner = try await ownership.lockOwners([chain], on: connection)[chain]
@@ -76,7 +76,7 @@ struct NotificationService: Sendable {
                 let account = try await accounts.find(appAccountToken: token, on: connection)?.accountId
             else {
                 try await keepUnclaimed(verified, chain: chain, on: connection)
-                return (.unclaimed, [])
+                return (.unclaimed, [:])
             }
             if owner?.accountId != account {
                 try await ownership.setOwner(chain, to: account, boundByToken: true, on: connection)
@@ -87,7 +87,7 @@ struct NotificationService: Sendable {
             holders = [account]
         }
 
-        var changed: Set<UUID> = []
+        var changed: [UUID: Int64] = [:]
         for holder in holders {
             _ = try await accounts.lockVersion(holder, on: connection)
             let before = Ledger(records: try await transactions.chain(chain, of: holder, on: connection))
@@ -119,8 +119,7 @@ struct NotificationService: Sendable {
             let after = Ledger(records: try await transactions.chain(chain, of: holder, on: connection))
             newEvents += SyncTransaction.revocationEvents(account: holder, before: before, after: after)
             if holderChanged {
-                _ = try await accounts.bumpVersion(holder, on: connection)
-                changed.insert(holder)
+                changed[holder] = try await accounts.bumpVersion(holder, on: connection)
             }
         }
         try await events.append(newEvents, on: connection)

@@ -120,9 +120,12 @@ final class SnapshotService: Sendable {
         }
     }
 
-    /// Evicts the accounts of a change this instance made.
-    func invalidate(_ accounts: some Sequence<UUID>) {
-        for account in accounts { invalidate(account) }
+    /// Evicts the accounts of a change this instance made, each with the version it changed
+    /// to: a lookup that read an older version and stores its snapshot after this call must
+    /// not put it back (the change feed's notice may come later or, for a change it already
+    /// announced, have come earlier).
+    func invalidate(_ newVersions: [UUID: Int64]) {
+        for (account, version) in newVersions { invalidate(account, newVersion: version) }
     }
 
     /// Forgets everything: the change feed reconnected or dropped.

@@ -27,8 +27,9 @@ struct SyncOutcome: Sendable {
     var verdicts: [Verdict]
     /// The account's snapshot after the change, with its encoded body.
     var snapshot: SignedSnapshot
-    /// Every account whose version changed (cached snapshots of these are stale).
-    var changedAccounts: Set<UUID>
+    /// Every account whose version changed, with its new version (cached snapshots of older
+    /// versions are stale).
+    var changedAccounts: [UUID: Int64]
 }
 
 /// A signed version kept for a purchase nobody held, verified again when an account claims it.

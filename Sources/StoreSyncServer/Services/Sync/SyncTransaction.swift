@@ -28,7 +28,8 @@ struct SyncTransaction {
         var verdicts: [Verdict]
         var ledger: Ledger
         var version: Int64
-        var changedAccounts: Set<UUID>
+        /// Every account whose version changed, with its new version.
+        var changedAccounts: [UUID: Int64]
     }
 
     /// The writes collected while deciding, applied together: one statement per table, not
@@ -83,13 +84,14 @@ struct SyncTransaction {
         plan.events += Self.revocationEvents(account: presenter, before: before, after: after)
         try await events.append(plan.events, on: connection)
 
-        var version = try await accounts.version(presenter, on: connection) ?? 1
+        var newVersions: [UUID: Int64] = [:]
         for accountId in plan.changed.sorted(by: { $0.uuidString < $1.uuidString }) {
-            let bumped = try await accounts.bumpVersion(accountId, on: connection)
-            if accountId == presenter { version = bumped }
+            newVersions[accountId] = try await accounts.bumpVersion(accountId, on: connection)
         }
+        var version = newVersions[presenter]
+        if version == nil { version = try await accounts.version(presenter, on: connection) }
         let verdicts = items.map { verdict(for: $0, decisions: decisions, inserted: inserted, ledger: after) }
-        return Result(verdicts: verdicts, ledger: after, version: version, changedAccounts: plan.changed)
+        return Result(verdicts: verdicts, ledger: after, version: version ?? 1, changedAccounts: newVersions)
     }
 
     /// The planned versions less those the presenter's ledger shows stored already.
