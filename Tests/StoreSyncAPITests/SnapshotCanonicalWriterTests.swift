@@ -34,7 +34,7 @@ import Testing
 /// Random snapshots whose strings mix what needs escaping (quotes, backslashes, controls) with
 /// what must pass through untouched (non-ASCII, U+007F, U+2028), with every optional field
 /// present or absent and every case of every enumeration.
-private enum SnapshotGenerators {
+enum SnapshotGenerators {
     static let pieces = ["a", "Z9", "é", "😀", "€", "\"", "\\", "\u{0}", "\u{1F}", "\n", "\t", "\u{7F}", "\u{2028}", "/"]
     static let text = one(of: pieces).array(of: 0...5).map { $0.joined() }
     static let productType = one(of: ProductType.allCases)

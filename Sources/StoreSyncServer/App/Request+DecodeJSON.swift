@@ -11,9 +11,13 @@ extension Request {
     /// - Parameters:
     ///   - type: The body type.
     ///   - limit: The largest body accepted, in bytes.
+    ///   - fastPath: A reader for the body's common form that answers `nil` for anything
+    ///     else; `JSONDecoder` decodes what it leaves, and decides every error.
     /// - Returns: The decoded body.
     /// - Throws: ``ProblemError`` for every client mistake.
-    public func decodeJSON<Body: Decodable>(_ type: Body.Type, limit: Int) async throws -> Body {
+    public func decodeJSON<Body: Decodable>(
+        _ type: Body.Type, limit: Int, fastPath: ((UnsafeRawBufferPointer) -> Body?)? = nil
+    ) async throws -> Body {
         let contentType = headers[.contentType]
         guard let contentType, Self.isJSON(contentType) else { throw ProblemError.unsupportedMediaType(contentType) }
         let buffer: ByteBuffer
@@ -23,6 +27,7 @@ extension Request {
             throw ProblemError.payloadTooLarge(limit: limit)
         }
         guard buffer.readableBytes > 0 else { throw ProblemError.malformedJSON("the body is empty") }
+        if let fastPath, let body = buffer.withUnsafeReadableBytes(fastPath) { return body }
         do {
             return try StoreSyncJSON.makeDecoder().decode(Body.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {

@@ -17,7 +17,7 @@ struct SyncController {
     }
 
     @Sendable func restore(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let body = try await request.decodeJSON(RestoreRequest.self, limit: maxBodyBytes)
+        let body = try await request.decodeJSON(RestoreRequest.self, limit: maxBodyBytes, fastPath: RestoreRequest.fastDecoded)
         return Self.response(for: try await sync.restore(body, for: context.device))
     }
 

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A strict JSON reader for the plain shapes StoreSync's own clients send, used only where
+/// decoding is hot (a restore carries a thousand entries, megabytes of JWS).
+///
+/// It accepts a subset of what `JSONDecoder` accepts and answers `nil` for everything else:
+/// strings with escapes, control characters or anything but ASCII, numbers other than plain
+/// integers, and any shape it does not expect. Callers then decode with `JSONDecoder`, whose
+/// errors name the field, so the fast path never decides what is refused nor how.
+struct JSONFastScanner {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    /// Skips JSON whitespace (space, tab, line feed, carriage return).
+    mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// Consumes `byte` after optional whitespace; `false` (nothing consumed) when another comes.
+    mutating func consume(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// Whether the next value is `null`, consuming it if so.
+    mutating func consumeNull() -> Bool {
+        consumeLiteral("null")
+    }
+
+    /// A string of printable ASCII without escapes.
+    ///
+    /// Escapes and non-ASCII text (whose UTF-8 would need validating) are left to
+    /// `JSONDecoder`; raw control characters are invalid JSON.
+    mutating func string() -> String? {
+        stringBytes().map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of a string as ``string()`` reads it, without making a `String`.
+    mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
+        guard consume(UInt8(ascii: "\"")) else { return nil }
+        let start = position
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return UnsafeBufferPointer(rebasing: bytes[start..<position - 1])
+            }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+            position += 1
+        }
+        return nil
+    }
+
+    /// `true` or `false`.
+    mutating func bool() -> Bool? {
+        if consumeLiteral("true") { return true }
+        if consumeLiteral("false") { return false }
+        return nil
+    }
+
+    /// An integer written as JSON writes one (no fraction, no exponent, no leading zeros) that
+    /// fits an `Int`.
+    mutating func integer() -> Int? {
+        skipWhitespace()
+        var index = position
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let digitsStart = index
+        var value = 0
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            let digit = Int(bytes[index] - UInt8(ascii: "0"))
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+            index += 1
+        }
+        let digits = index - digitsStart
+        guard digits > 0, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0"), endsValue(at: index) else { return nil }
+        position = index
+        return value
+    }
+
+    /// An object: `member` reads the value of each key (its raw bytes) and answers whether it
+    /// could.
+    mutating func object(_ member: (inout JSONFastScanner, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        guard consume(UInt8(ascii: "{")) else { return false }
+        if consume(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard let key = stringBytes(), consume(UInt8(ascii: ":")), member(&self, key) else { return false }
+        } while consume(UInt8(ascii: ","))
+        return consume(UInt8(ascii: "}"))
+    }
+
+    /// The position of `key` among `names`, compared byte by byte.
+    static func index(of key: UnsafeBufferPointer<UInt8>, in names: [StaticString]) -> Int? {
+        names.firstIndex { name in
+            name.utf8CodeUnitCount == key.count
+                && (key.isEmpty || memcmp(name.utf8Start, key.baseAddress!, key.count) == 0)
+        }
+    }
+
+    /// An array: `element` reads each element and answers whether it could.
+    mutating func array(_ element: (inout JSONFastScanner) -> Bool) -> Bool {
+        guard consume(UInt8(ascii: "[")) else { return false }
+        if consume(UInt8(ascii: "]")) { return true }
+        repeat {
+            guard element(&self) else { return false }
+        } while consume(UInt8(ascii: ","))
+        return consume(UInt8(ascii: "]"))
+    }
+
+    private mutating func consumeLiteral(_ literal: StaticString) -> Bool {
+        skipWhitespace()
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        for offset in 0..<count where bytes[position + offset] != literal.utf8Start[offset] {
+            return false
+        }
+        guard endsValue(at: position + count) else { return false }
+        position += count
+        return true
+    }
+
+    /// Whether a number or literal may end at `index`: end of input, whitespace or a delimiter.
+    private func endsValue(at index: Int) -> Bool {
+        guard index < bytes.count else { return true }
+        switch bytes[index] {
+        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"): return true
+        default: return false
+        }
+    }
+}
