@@ -19,14 +19,11 @@ extension RestoreRequest {
         var legacyFlags: [String: Bool]?
         var userInitiated: Bool?
         var dryRun: Bool?
-        var seen = 0
-        let read = scanner.object { scanner, key in
-            guard let field = JSONFastScanner.index(of: key, in: Self.fastKeys), seen & (1 << field) == 0 else {
-                return false
-            }
-            seen |= 1 << field
-            switch field {
-            case 0:
+        var seen = Set<FastKey>()
+        let read = scanner.object { scanner, name in
+            guard let key = FastKey(name), seen.insert(key).inserted else { return false }
+            switch key {
+            case .entries:
                 var records: [TransactionRecord] = []
                 guard scanner.array({ scanner in
                     guard let record = TransactionRecord.fastDecoded(&scanner) else { return false }
@@ -35,7 +32,7 @@ extension RestoreRequest {
                 }) else { return false }
                 entries = records
                 return true
-            case 1:
+            case .legacyFlags:
                 if scanner.consumeNull() { return true }
                 var flags: [String: Bool] = [:]
                 guard scanner.object({ scanner, product in
@@ -46,10 +43,10 @@ extension RestoreRequest {
                 }) else { return false }
                 legacyFlags = flags
                 return true
-            case 2:
-                return scanner.optionalBool(into: &userInitiated)
-            default:
-                return scanner.optionalBool(into: &dryRun)
+            case .userInitiated:
+                return scanner.optional(into: &userInitiated) { $0.bool() }
+            case .dryRun:
+                return scanner.optional(into: &dryRun) { $0.bool() }
             }
         }
         scanner.skipWhitespace()
@@ -57,11 +54,39 @@ extension RestoreRequest {
         return RestoreRequest(entries: entries, legacyFlags: legacyFlags, userInitiated: userInitiated, dryRun: dryRun)
     }
 
-    private static let fastKeys: [StaticString] = ["entries", "legacyFlags", "userInitiated", "dryRun"]
+    /// The body's keys, by their wire names.
+    private enum FastKey: Int, CaseIterable {
+        case entries, legacyFlags, userInitiated, dryRun
+        static let names: [StaticString] = ["entries", "legacyFlags", "userInitiated", "dryRun"]
+
+        init?(_ name: UnsafeBufferPointer<UInt8>) {
+            guard let index = JSONFastScanner.index(of: name, in: Self.names) else { return nil }
+            self.init(rawValue: index)
+        }
+    }
 }
 
 /// The fields of one restore entry, collected while reading; the record is built at the end.
 private struct RestoreEntryFields {
+    /// An entry's keys, by their wire names (``TransactionRecord``'s coding keys).
+    enum Key: Int, CaseIterable {
+        case transactionId, originalTransactionId, productId, productType, purchaseDate, originalPurchaseDate
+        case expiresDate, revocationDate, revocationReason, isUpgraded, ownershipType, environment
+        case appAccountToken, quantity, signedDate, subscriptionGroupId, evidence, verifiedAt, signedTransaction
+
+        /// The names, in case order.
+        static let names: [StaticString] = [
+            "transactionId", "originalTransactionId", "productId", "productType", "purchaseDate", "originalPurchaseDate",
+            "expiresDate", "revocationDate", "revocationReason", "isUpgraded", "ownershipType", "environment",
+            "appAccountToken", "quantity", "signedDate", "subscriptionGroupId", "evidence", "verifiedAt", "signedTransaction",
+        ]
+
+        init?(_ name: UnsafeBufferPointer<UInt8>) {
+            guard let index = JSONFastScanner.index(of: name, in: Self.names) else { return nil }
+            self.init(rawValue: index)
+        }
+    }
+
     var transactionId: String?
     var originalTransactionId: String?
     var productId: String?
@@ -82,65 +107,30 @@ private struct RestoreEntryFields {
     var verifiedAt: Date?
     var signedTransaction: String?
 
-    /// The wire names, in the order ``read(_:from:)`` numbers them.
-    static let keys: [StaticString] = [
-        "transactionId", "originalTransactionId", "productId", "productType", "purchaseDate", "originalPurchaseDate",
-        "expiresDate", "revocationDate", "revocationReason", "isUpgraded", "ownershipType", "environment",
-        "appAccountToken", "quantity", "signedDate", "subscriptionGroupId", "evidence", "verifiedAt", "signedTransaction",
-    ]
-}
-
-extension TransactionRecord {
-    /// One entry as ``TransactionRecord/init(from:)`` reads it, or `nil`.
-    fileprivate static func fastDecoded(_ scanner: inout JSONFastScanner) -> TransactionRecord? {
-        var fields = RestoreEntryFields()
-        var seen = 0
-        let read = scanner.object { scanner, key in
-            guard let field = JSONFastScanner.index(of: key, in: RestoreEntryFields.keys), seen & (1 << field) == 0 else {
-                return false
-            }
-            seen |= 1 << field
-            return fields.read(field, from: &scanner)
-        }
-        guard read else { return nil }
-        return fields.record()
-    }
-}
-
-extension RestoreEntryFields {
-    /// Reads the value of field number `field` (``keys``); `false` for a value `JSONDecoder` might
-    /// read differently. `null` stands for absent, as `decodeIfPresent` reads it; for a
-    /// required field it is caught when the record is built.
-    mutating func read(_ field: Int, from scanner: inout JSONFastScanner) -> Bool {
-        switch field {
-        case 0: return scanner.optionalString(into: &transactionId)
-        case 1: return scanner.optionalString(into: &originalTransactionId)
-        case 2: return scanner.optionalString(into: &productId)
-        case 3: return scanner.optionalEnum(into: &productType)
-        case 4: return scanner.optionalDate(into: &purchaseDate)
-        case 5: return scanner.optionalDate(into: &originalPurchaseDate)
-        case 6: return scanner.optionalDate(into: &expiresDate)
-        case 7: return scanner.optionalDate(into: &revocationDate)
-        case 8:
-            var raw: Int?
-            guard scanner.optionalInteger(into: &raw) else { return false }
-            revocationReason = raw.map(RevocationReason.init(rawValue:))
-            return true
-        case 9: return scanner.optionalBool(into: &isUpgraded)
-        case 10: return scanner.optionalEnum(into: &ownershipType)
-        case 11: return scanner.optionalEnum(into: &environment)
-        case 12:
-            var text: String?
-            guard scanner.optionalString(into: &text) else { return false }
-            guard let text else { return true }
-            appAccountToken = UUID(uuidString: text)
-            return appAccountToken != nil
-        case 13: return scanner.optionalInteger(into: &quantity)
-        case 14: return scanner.optionalDate(into: &signedDate)
-        case 15: return scanner.optionalString(into: &subscriptionGroupId)
-        case 16: return scanner.optionalString(into: &evidence)
-        case 17: return scanner.optionalDate(into: &verifiedAt)
-        default: return scanner.optionalString(into: &signedTransaction)
+    /// Reads the value of `key`; `false` for a value `JSONDecoder` might read differently.
+    /// `null` stands for absent, as `decodeIfPresent` reads it; for a required field it is
+    /// caught when the record is built.
+    mutating func read(_ key: Key, from scanner: inout JSONFastScanner) -> Bool {
+        switch key {
+        case .transactionId: scanner.optional(into: &transactionId) { $0.string() }
+        case .originalTransactionId: scanner.optional(into: &originalTransactionId) { $0.string() }
+        case .productId: scanner.optional(into: &productId) { $0.string() }
+        case .productType: scanner.optional(into: &productType) { $0.rawValue() }
+        case .purchaseDate: scanner.optional(into: &purchaseDate) { $0.date() }
+        case .originalPurchaseDate: scanner.optional(into: &originalPurchaseDate) { $0.date() }
+        case .expiresDate: scanner.optional(into: &expiresDate) { $0.date() }
+        case .revocationDate: scanner.optional(into: &revocationDate) { $0.date() }
+        case .revocationReason: scanner.optional(into: &revocationReason) { $0.integer().map(RevocationReason.init(rawValue:)) }
+        case .isUpgraded: scanner.optional(into: &isUpgraded) { $0.bool() }
+        case .ownershipType: scanner.optional(into: &ownershipType) { $0.rawValue() }
+        case .environment: scanner.optional(into: &environment) { $0.rawValue() }
+        case .appAccountToken: scanner.optional(into: &appAccountToken) { $0.string().flatMap(UUID.init(uuidString:)) }
+        case .quantity: scanner.optional(into: &quantity) { $0.integer() }
+        case .signedDate: scanner.optional(into: &signedDate) { $0.date() }
+        case .subscriptionGroupId: scanner.optional(into: &subscriptionGroupId) { $0.string() }
+        case .evidence: scanner.optional(into: &evidence) { $0.string() }
+        case .verifiedAt: scanner.optional(into: &verifiedAt) { $0.date() }
+        case .signedTransaction: scanner.optional(into: &signedTransaction) { $0.string() }
         }
     }
 
@@ -148,62 +138,48 @@ extension RestoreEntryFields {
     /// required field is missing or the evidence kind is unknown.
     func record() -> TransactionRecord? {
         guard let transactionId, let originalTransactionId, let productId, let productType, let purchaseDate,
-            let originalPurchaseDate, let signedDate, let evidence
+            let originalPurchaseDate, let signedDate, let evidence = evidence.flatMap({ Evidence(kind: $0, verifiedAt: verifiedAt) })
         else { return nil }
-        let kind: Evidence
-        switch evidence {
-        case "jws": kind = .jws
-        case "receipt":
-            guard let verifiedAt else { return nil }
-            kind = .receipt(verifiedAt: verifiedAt)
-        case "unverifiedJWS": kind = .unverifiedJWS
-        case "claim": kind = .claim
-        default: return nil
-        }
         return TransactionRecord(
             transactionId: transactionId, originalTransactionId: originalTransactionId, productId: productId,
             productType: productType, purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate,
             expiresDate: expiresDate, revocationDate: revocationDate, revocationReason: revocationReason,
             isUpgraded: isUpgraded ?? false, ownershipType: ownershipType ?? .purchased,
             environment: environment ?? .production, appAccountToken: appAccountToken, quantity: quantity ?? 1,
-            signedDate: signedDate, subscriptionGroupId: subscriptionGroupId, evidence: kind,
+            signedDate: signedDate, subscriptionGroupId: subscriptionGroupId, evidence: evidence,
             signedTransaction: signedTransaction)
     }
 }
 
+extension TransactionRecord {
+    /// One entry as ``TransactionRecord/init(from:)`` reads it, or `nil`.
+    fileprivate static func fastDecoded(_ scanner: inout JSONFastScanner) -> TransactionRecord? {
+        var fields = RestoreEntryFields()
+        var seen = 0  // a bit per key: a thousand entries, no set each
+        let read = scanner.object { scanner, name in
+            guard let key = RestoreEntryFields.Key(name), seen & 1 << key.rawValue == 0 else { return false }
+            seen |= 1 << key.rawValue
+            return fields.read(key, from: &scanner)
+        }
+        return read ? fields.record() : nil
+    }
+}
+
 extension JSONFastScanner {
-    /// `null` (leaves `value` absent) or a string.
-    mutating func optionalString(into value: inout String?) -> Bool {
+    /// `null` (leaves `value` absent) or a value `read` reads; `false` when it reads none.
+    mutating func optional<Value>(into value: inout Value?, _ read: (inout JSONFastScanner) -> Value?) -> Bool {
         if consumeNull() { return true }
-        value = string()
+        value = read(&self)
         return value != nil
     }
 
-    /// `null` or `true`/`false`.
-    mutating func optionalBool(into value: inout Bool?) -> Bool {
-        if consumeNull() { return true }
-        value = bool()
-        return value != nil
+    /// An RFC 3339 date, read as ``StoreSyncJSON/decodeDate(from:)`` reads it.
+    mutating func date() -> Date? {
+        string().flatMap(RFC3339Timestamp.date(from:))
     }
 
-    /// `null` or a plain integer.
-    mutating func optionalInteger(into value: inout Int?) -> Bool {
-        if consumeNull() { return true }
-        value = integer()
-        return value != nil
-    }
-
-    /// `null` or an RFC 3339 date, read as ``StoreSyncJSON/decodeDate(from:)`` reads it.
-    mutating func optionalDate(into value: inout Date?) -> Bool {
-        if consumeNull() { return true }
-        value = string().flatMap(RFC3339Timestamp.date(from:))
-        return value != nil
-    }
-
-    /// `null` or one of the enumeration's raw values.
-    mutating func optionalEnum<Value: RawRepresentable<String>>(into value: inout Value?) -> Bool {
-        if consumeNull() { return true }
-        value = string().flatMap(Value.init(rawValue:))
-        return value != nil
+    /// One of the enumeration's raw values.
+    mutating func rawValue<Value: RawRepresentable<String>>() -> Value? {
+        string().flatMap(Value.init(rawValue:))
     }
 }

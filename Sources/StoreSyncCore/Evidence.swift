@@ -40,4 +40,20 @@ public enum Evidence: Sendable, Hashable {
         case .claim: "claim"
         }
     }
+
+    /// The evidence of a wire or column kind (``kind``); `nil` for an unknown kind and for a
+    /// receipt without its `verifiedAt` (ignored for every other kind).
+    ///
+    /// - Parameters:
+    ///   - kind: `jws`, `receipt`, `unverifiedJWS` or `claim`.
+    ///   - verifiedAt: When verifyReceipt confirmed a receipt entry.
+    public init?(kind: String, verifiedAt: Date?) {
+        switch (kind, verifiedAt) {
+        case ("jws", _): self = .jws
+        case ("receipt", let verifiedAt?): self = .receipt(verifiedAt: verifiedAt)
+        case ("unverifiedJWS", _): self = .unverifiedJWS
+        case ("claim", _): self = .claim
+        default: return nil
+        }
+    }
 }

@@ -19,16 +19,12 @@ extension TransactionRecord: Codable {
     ///   evidence kind is unknown.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let evidence: Evidence
-        switch try c.decode(String.self, forKey: .evidence) {
-        case "jws": evidence = .jws
-        case "receipt": evidence = .receipt(verifiedAt: try c.decode(Date.self, forKey: .verifiedAt))
-        case "unverifiedJWS": evidence = .unverifiedJWS
-        case "claim": evidence = .claim
-        case let other:
+        let kind = try c.decode(String.self, forKey: .evidence)
+        let verifiedAt = kind == "receipt" ? try c.decode(Date.self, forKey: .verifiedAt) : nil
+        guard let evidence = Evidence(kind: kind, verifiedAt: verifiedAt) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .evidence, in: c,
-                debugDescription: "evidence must be jws, receipt, unverifiedJWS or claim, not \(other)")
+                debugDescription: "evidence must be jws, receipt, unverifiedJWS or claim, not \(kind)")
         }
         self.init(
             transactionId: try c.decode(String.self, forKey: .transactionId),

@@ -65,13 +65,10 @@ enum TransactionRow {
     }
 
     static func evidence(_ kind: String, verifiedAt: Date?) throws -> Evidence {
-        switch (kind, verifiedAt) {
-        case ("jws", _): return .jws
-        case ("receipt", let verifiedAt?): return .receipt(verifiedAt: verifiedAt)
-        case ("unverifiedJWS", _): return .unverifiedJWS
-        case ("claim", _): return .claim
-        default: throw StoreSyncError.corruptColumn("evidence", kind)
+        guard let evidence = Evidence(kind: kind, verifiedAt: verifiedAt) else {
+            throw StoreSyncError.corruptColumn("evidence", kind)
         }
+        return evidence
     }
 }
 
