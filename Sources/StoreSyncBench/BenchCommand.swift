@@ -31,13 +31,17 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Restore sizes in entries.")
     var restoreSizes: [Int] = [10, 100, 1_000, 10_000]
 
+    @Option(help: "The parts to run, comma-separated: client, cached, restores, uncached (default: all). The report leaves out what was not run.")
+    var phases: BenchPhases = .all
+
     @Option(help: "Working directory (default: a fresh temporary one, removed afterwards).")
     var workDirectory: String?
 
     mutating func run() async throws {
         let plan = BenchPlan(
             serverBinary: URL(fileURLWithPath: server), accounts: accounts, hotAccounts: min(hotAccounts, accounts),
-            seconds: seconds, rounds: max(1, rounds), concurrency: concurrency, restoreSizes: restoreSizes)
+            seconds: seconds, rounds: max(1, rounds), concurrency: concurrency, restoreSizes: restoreSizes,
+            phases: phases)
         let workspace = try BenchWorkspace.make(at: workDirectory)
         defer { if workDirectory == nil { workspace.remove() } }
         let results = try await BenchRun(plan: plan, workspace: workspace).run()
@@ -54,4 +58,5 @@ struct BenchPlan: Sendable {
     let rounds: Int
     let concurrency: [Int]
     let restoreSizes: [Int]
+    let phases: BenchPhases
 }

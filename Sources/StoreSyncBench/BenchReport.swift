@@ -11,11 +11,17 @@ struct BenchReport {
         lines.append("")
         lines.append("StoreSync bench — \(plan.accounts) accounts × 3 purchases (seeded in \(format(results.seedSeconds, 1)) s), \(plan.seconds) s per run, medians of \(plan.rounds) rounds")
         lines.append("")
-        lines.append(contentsOf: lookupTable())
-        lines.append("")
-        lines.append(contentsOf: restoreTable())
-        lines.append("")
-        lines.append("Client: merge 2 × 100,000 records p50 \(format(Percentile.of(results.mergeMilliseconds, 50), 1)) ms, p99 \(format(Percentile.of(results.mergeMilliseconds, 99), 1)) ms; JWS verification (cached chain, one task) \(Int(results.verificationsPerSecond)) /s")
+        if !plan.phases.isDisjoint(with: [.cached, .uncached]) {
+            lines.append(contentsOf: lookupTable())
+            lines.append("")
+        }
+        if plan.phases.contains(.restores) {
+            lines.append(contentsOf: restoreTable())
+            lines.append("")
+        }
+        if plan.phases.contains(.client) {
+            lines.append(clientLine)
+        }
         lines.append("Server RSS: idle \(megabytes(results.residentIdle)), cached lookups \(megabytes(results.residentCachedLoad)), restores \(megabytes(results.residentRestores)), uncached lookups \(megabytes(results.residentUncachedLoad))")
         if let ratio = results.cacheHitRatio {
             lines.append("Snapshot cache hit ratio during the cached runs: \(format(ratio * 100, 1)) % (hot set of \(plan.hotAccounts) accounts)")
@@ -23,6 +29,10 @@ struct BenchReport {
         lines.append("")
         lines.append(contentsOf: targetTable())
         return lines.joined(separator: "\n")
+    }
+
+    private var clientLine: String {
+        "Client: merge 2 × 100,000 records p50 \(format(Percentile.of(results.mergeMilliseconds, 50), 1)) ms, p99 \(format(Percentile.of(results.mergeMilliseconds, 99), 1)) ms; JWS verification (cached chain, one task) \(Int(results.verificationsPerSecond)) /s"
     }
 
     private func lookupTable() -> [String] {
@@ -95,17 +105,21 @@ struct BenchReport {
                 verdict(linearity.ratio <= 1.5),
             ])
         }
-        let merge = Percentile.of(results.mergeMilliseconds, 50)
-        rows.append(["Client merge 2 × 100,000 records", "\(format(merge, 1)) ms p50", "≤ 100 ms", verdict(merge <= 100)])
-        rows.append([
-            "JWS verification, cached chain", "\(Int(results.verificationsPerSecond)) /s on one core", "≥ 5,000 /s",
-            verdict(results.verificationsPerSecond >= 5_000),
-        ])
-        let peak = max(results.residentCachedLoad, results.residentUncachedLoad)
-        rows.append([
-            "Server RSS under lookup load", "\(megabytes(peak)) (idle \(megabytes(results.residentIdle)))", "≤ 150 MB",
-            verdict(peak > 0 && peak <= 150 * 1_000_000),
-        ])
+        if plan.phases.contains(.client) {
+            let merge = Percentile.of(results.mergeMilliseconds, 50)
+            rows.append(["Client merge 2 × 100,000 records", "\(format(merge, 1)) ms p50", "≤ 100 ms", verdict(merge <= 100)])
+            rows.append([
+                "JWS verification, cached chain", "\(Int(results.verificationsPerSecond)) /s on one core", "≥ 5,000 /s",
+                verdict(results.verificationsPerSecond >= 5_000),
+            ])
+        }
+        if !plan.phases.isDisjoint(with: [.cached, .uncached]) {
+            let peak = max(results.residentCachedLoad, results.residentUncachedLoad)
+            rows.append([
+                "Server RSS under lookup load", "\(megabytes(peak)) (idle \(megabytes(results.residentIdle)))", "≤ 150 MB",
+                verdict(peak > 0 && peak <= 150 * 1_000_000),
+            ])
+        }
         var table = ["| Target | Measured | Goal | |", "|---|---|---|---|"]
         table += rows.map { "| " + $0.joined(separator: " | ") + " |" }
         return ["Paste into README (Performance):", ""] + table

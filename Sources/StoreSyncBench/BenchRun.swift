@@ -12,22 +12,25 @@ struct BenchRun {
     func run() async throws -> BenchResults {
         try await checkTools()
         var results = BenchResults()
-        let client = ClientBench(workspace: workspace)
-        progress("client: merging 2 × 100,000 records and verifying JWS")
-        results.mergeMilliseconds = client.mergeMilliseconds()
-        results.verificationsPerSecond = try await client.verificationsPerSecond()
+        if plan.phases.contains(.client) {
+            let client = ClientBench(workspace: workspace)
+            progress("client: merging 2 × 100,000 records and verifying JWS")
+            results.mergeMilliseconds = client.mergeMilliseconds()
+            results.verificationsPerSecond = try await client.verificationsPerSecond()
+        }
 
         progress("starting storesync (snapshot cache on) on its embedded PostgreSQL")
         let cached = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: true, label: "cached")
         do {
             try await seed(on: cached, into: &results)
-            try await measureCached(cached, into: &results)
-            try await measureRestores(on: cached, into: &results)
+            if plan.phases.contains(.cached) { try await measureCached(cached, into: &results) }
+            if plan.phases.contains(.restores) { try await measureRestores(on: cached, into: &results) }
         } catch {
             await cached.stop()
             throw error
         }
         await cached.stop()
+        guard plan.phases.contains(.uncached) else { return results }
 
         progress("restarting storesync with the snapshot cache off (every lookup reaches PostgreSQL)")
         let uncached = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: false, label: "uncached")
