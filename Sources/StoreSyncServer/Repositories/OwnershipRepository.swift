@@ -41,6 +41,28 @@ struct OwnershipRepository: Sendable {
         return owners
     }
 
+    /// Those of the purchases that `accountId` owns, read without a lock (see
+    /// ``SyncTransaction/decide(_:before:)`` for when that is enough).
+    func owners(_ originalTransactionIds: [String], ownedBy accountId: UUID, on connection: PostgresConnection)
+        async throws -> [String: PurchaseOwner]
+    {
+        guard !originalTransactionIds.isEmpty else { return [:] }
+        // Filtered here rather than by `account_id = …`: a generic plan would then walk the
+        // account's index and test each of its purchases against the whole array.
+        let rows = try await connection.query(
+            """
+            SELECT original_transaction_id, account_id, bound_by_token FROM purchase_owners
+            WHERE original_transaction_id = ANY(\(originalTransactionIds))
+            """)
+        var owners: [String: PurchaseOwner] = [:]
+        for row in rows {
+            let (id, owner, bound) = try row.decode((String, UUID?, Bool).self)
+            guard owner == accountId else { continue }
+            owners[id] = PurchaseOwner(originalTransactionId: id, accountId: accountId, boundByToken: bound)
+        }
+        return owners
+    }
+
     /// Makes sure every purchase has an owner row (unowned: `account_id` NULL) so that
     /// ``lockOwners(_:on:)`` can lock them all; a concurrent insert of the same purchase waits
     /// for the other database transaction, so two accounts racing for it serialise here.

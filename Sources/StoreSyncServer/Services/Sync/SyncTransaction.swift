@@ -60,7 +60,7 @@ struct SyncTransaction {
         }
         let before = try await transactions.ledger(of: presenter, on: connection)
         let chains = Self.chains(of: items)
-        let (decisions, owners) = try await decide(chains)
+        let (decisions, owners) = try await decide(chains, before: before)
 
         var plan = Plan()
         for (id, records) in chains.sorted(by: { $0.key < $1.key }) {
@@ -113,39 +113,5 @@ struct SyncTransaction {
         var chains: [String: [TransactionRecord]] = [:]
         for case .verified(let record, _) in items { chains[record.originalTransactionId, default: []].append(record) }
         return chains
-    }
-
-    /// Locks the owner of every presented purchase and decides where each goes.
-    private func decide(_ chains: [String: [TransactionRecord]]) async throws
-        -> ([String: OwnershipDecision], [String: PurchaseOwner])
-    {
-        guard !chains.isEmpty else { return ([:], [:]) }
-        let ids = chains.keys.sorted()
-        try await ownership.ensureRows(ids.map { ($0, chains[$0]![0].environment) }, on: connection)
-        let owners = try await ownership.lockOwners(ids, on: connection)
-        let tokens = Set(chains.values.joined().compactMap(\.appAccountToken))
-        let tokenAccounts = try await accounts.accounts(byAppAccountTokens: Array(tokens), on: connection)
-
-        var decisions: [String: OwnershipDecision] = [:]
-        for id in ids {
-            let owner = owners[id]
-            let tokenAccount = chains[id]!.lazy.compactMap(\.appAccountToken).compactMap { tokenAccounts[$0] }.first
-            var ownerActive = false
-            if rules.policy == .transferIfNoActiveSubscription, let current = owner?.accountId, current != presenter {
-                ownerActive = try await hasActiveSubscription(id, of: current)
-            }
-            decisions[id] = rules.decide(
-                presenter: presenter, owner: owner?.accountId, boundByToken: owner?.boundByToken ?? false,
-                tokenAccount: tokenAccount, userInitiated: options.userInitiated, ownerHasActiveSubscription: ownerActive)
-        }
-        return (decisions, owners)
-    }
-
-    private func hasActiveSubscription(_ chain: String, of accountId: UUID) async throws -> Bool {
-        let records = try await transactions.chain(chain, of: accountId, on: connection)
-        let info = try await renewals.renewalInfo(of: accountId, chain: chain, on: connection)
-        let ledger = Ledger(records: records, renewalInfos: info.map { [$0] } ?? [])
-        return entitlements(ledger: ledger, catalog: catalog, at: now)
-            .contains { $0.originalTransactionId == chain && $0.source == .autoRenewable }
     }
 }
