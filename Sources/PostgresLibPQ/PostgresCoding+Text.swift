@@ -25,7 +25,14 @@ extension String: PostgresEncodable, PostgresDecodable {
         } else if !type.isTextual {
             throw PostgresDecodingError.Reason.typeMismatch
         }
-        guard let decoded = String(validating: text.bindMemory(to: UInt8.self), as: UTF8.self) else {
+        let utf8 = text.bindMemory(to: UInt8.self)
+        // Ids, product ids and enum names are ASCII, which needs no validation; the generic
+        // validating initialiser cost more than the rest of a lookup row's decoding.
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            self = String(decoding: utf8, as: UTF8.self)
+            return
+        }
+        guard let decoded = String(validating: utf8, as: UTF8.self) else {
             throw PostgresDecodingError.Reason.malformedValue("invalid UTF-8")
         }
         self = decoded

@@ -23,6 +23,7 @@ extension PostgresDecodable {
     ///
     /// - Returns: Never.
     /// - Throws: ``PostgresDecodingError/Reason/unexpectedNull``.
+    @inlinable
     public static func postgresNull() throws -> Self {
         throw PostgresDecodingError.Reason.unexpectedNull
     }
@@ -35,6 +36,7 @@ extension PostgresDecodable where Self: RawRepresentable, RawValue: PostgresDeco
     ///   - bytes: The value in binary format.
     ///   - type: The column's PostgreSQL type.
     /// - Throws: ``PostgresDecodingError/Reason/malformedValue(_:)`` when no case has that raw value.
+    @inlinable
     public init(postgresBytes bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws {
         let raw = try RawValue(postgresBytes: bytes, type: type)
         guard let value = Self(rawValue: raw) else {
@@ -51,6 +53,7 @@ extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
     ///   - bytes: The value in binary format.
     ///   - type: The column's PostgreSQL type.
     /// - Throws: What the wrapped type throws.
+    @inlinable
     public init(postgresBytes bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws {
         self = .some(try Wrapped(postgresBytes: bytes, type: type))
     }
@@ -58,6 +61,7 @@ extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
     /// NULL decodes as `nil`.
     ///
     /// - Returns: `nil`.
+    @inlinable
     public static func postgresNull() -> Self { nil }
 }
 

@@ -2,16 +2,21 @@
 ///
 /// Copying on the connection's thread lets the `PGresult` be freed at once and keeps every
 /// libpq call off the caller's threads; decoding then reads plain Swift memory.
+///
+/// Its reads are `@inlinable` so that decoding specialises in the caller's module: a generic
+/// decode that crosses the module boundary unspecialised looked up type metadata and witness
+/// tables for every cell, which cost more than the cells' contents.
+@usableFromInline
 final class PostgresResultStorage: Sendable {
-    let columnNames: [String]
-    let columnTypes: [PostgresDataType]
-    let rowCount: Int
+    @usableFromInline let columnNames: [String]
+    @usableFromInline let columnTypes: [PostgresDataType]
+    @usableFromInline let rowCount: Int
     /// All non-NULL cells back to back, row-major.
-    let bytes: [UInt8]
+    @usableFromInline let bytes: [UInt8]
     /// Where each cell starts in ``bytes``, row-major.
-    let cellOffsets: [Int]
+    @usableFromInline let cellOffsets: [Int]
     /// Each cell's length, or -1 for NULL, row-major.
-    let cellLengths: [Int32]
+    @usableFromInline let cellLengths: [Int32]
 
     init(
         columnNames: [String], columnTypes: [PostgresDataType], rowCount: Int,
@@ -30,6 +35,7 @@ final class PostgresResultStorage: Sendable {
     )
 
     /// Lends the bytes of one cell (nil for NULL) to `body`.
+    @inlinable
     func withCell<R>(row: Int, column: Int, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
         let cell = row * columnNames.count + column
         let length = Int(cellLengths[cell])

@@ -6,8 +6,8 @@
 /// }
 /// ```
 public struct PostgresRow: Sendable {
-    let storage: PostgresResultStorage
-    let index: Int
+    @usableFromInline let storage: PostgresResultStorage
+    @usableFromInline let index: Int
 
     /// The column names, in order.
     public var columns: [String] { storage.columnNames }
@@ -21,6 +21,7 @@ public struct PostgresRow: Sendable {
     /// - Returns: The decoded values.
     /// - Throws: ``PostgresDecodingError`` naming the first column that did not decode, or a
     ///   column count that differs from the tuple's.
+    @inlinable
     public func decode<each T: PostgresDecodable>(
         _ types: (repeat each T).Type,
         file: String = #fileID,
@@ -29,10 +30,7 @@ public struct PostgresRow: Sendable {
         var expected = 0
         for _ in repeat (each T).self { expected += 1 }
         guard expected == storage.columnNames.count else {
-            throw PostgresDecodingError(
-                reason: .columnCountMismatch(expected: expected, actual: storage.columnNames.count),
-                columnName: "", columnIndex: -1, targetType: "\(types)", postgresType: nil, file: file, line: line
-            )
+            throw columnCountError(expected: expected, types: types, file: file, line: line)
         }
         var column = 0
         func next<Value: PostgresDecodable>(_ type: Value.Type) throws -> Value {
@@ -53,6 +51,7 @@ public struct PostgresRow: Sendable {
     /// - Returns: The decoded values.
     /// - Throws: ``PostgresDecodingError`` naming the first column that did not decode, or a row
     ///   with too few columns.
+    @inlinable
     public func decode<each T: PostgresDecodable>(
         _ types: (repeat each T).Type,
         startingAt offset: Int,
@@ -62,10 +61,7 @@ public struct PostgresRow: Sendable {
         var expected = 0
         for _ in repeat (each T).self { expected += 1 }
         guard offset >= 0, offset + expected <= storage.columnNames.count else {
-            throw PostgresDecodingError(
-                reason: .columnCountMismatch(expected: offset + expected, actual: storage.columnNames.count),
-                columnName: "", columnIndex: -1, targetType: "\(types)", postgresType: nil, file: file, line: line
-            )
+            throw columnCountError(expected: offset + expected, types: types, file: file, line: line)
         }
         var column = offset
         func next<Value: PostgresDecodable>(_ type: Value.Type) throws -> Value {
@@ -108,17 +104,15 @@ public struct PostgresRow: Sendable {
     ///   - line: The caller's line, named in errors.
     /// - Returns: The decoded value.
     /// - Throws: ``PostgresDecodingError`` naming the column.
+    @inlinable
     public func decodeColumn<T: PostgresDecodable>(
         at position: Int,
         as type: T.Type = T.self,
         file: String = #fileID,
         line: Int = #line
     ) throws -> T {
-        guard storage.columnNames.indices.contains(position) else {
-            throw PostgresDecodingError(
-                reason: .missingColumn, columnName: "", columnIndex: position, targetType: "\(type)",
-                postgresType: nil, file: file, line: line
-            )
+        guard position >= 0, position < storage.columnTypes.count else {
+            throw columnError(.missingColumn, at: position, type: type, file: file, line: line)
         }
         let postgresType = storage.columnTypes[position]
         do {
@@ -127,11 +121,28 @@ public struct PostgresRow: Sendable {
                 return try T(postgresBytes: bytes, type: postgresType)
             }
         } catch {
-            throw PostgresDecodingError(
-                reason: (error as? PostgresDecodingError.Reason) ?? .other(String(describing: error)),
-                columnName: storage.columnNames[position], columnIndex: position, targetType: "\(type)",
-                postgresType: postgresType, file: file, line: line
-            )
+            throw columnError(
+                (error as? PostgresDecodingError.Reason) ?? .other(String(describing: error)), at: position, type: type,
+                file: file, line: line)
         }
+    }
+
+    /// The error for a column that did not decode; out of line, so decoding stays small.
+    @usableFromInline
+    func columnError(
+        _ reason: PostgresDecodingError.Reason, at position: Int, type: Any.Type, file: String, line: Int
+    ) -> PostgresDecodingError {
+        let known = storage.columnNames.indices.contains(position)
+        return PostgresDecodingError(
+            reason: reason, columnName: known ? storage.columnNames[position] : "", columnIndex: position,
+            targetType: "\(type)", postgresType: known ? storage.columnTypes[position] : nil, file: file, line: line)
+    }
+
+    /// The error for a row with fewer columns than a tuple asks for.
+    @usableFromInline
+    func columnCountError(expected: Int, types: Any.Type, file: String, line: Int) -> PostgresDecodingError {
+        PostgresDecodingError(
+            reason: .columnCountMismatch(expected: expected, actual: storage.columnNames.count),
+            columnName: "", columnIndex: -1, targetType: "\(types)", postgresType: nil, file: file, line: line)
     }
 }

@@ -72,12 +72,11 @@ struct RenewalInfoRepository: Sendable {
 
     /// Decodes ``columns`` from a row, at `first` onwards.
     static func renewalInfo(_ row: PostgresRow, startingAt first: Int = 0) throws -> RenewalInfo {
-        let (chain, autoRenewProductId, productId, autoRenewStatus, billingRetry, graceEnd, intent, environment, signedDate)
-            = try row.decode((String, String?, String?, Bool, Bool, Date?, Int?, String, Date).self, startingAt: first)
+        var columns = row.columns(from: first)
         return RenewalInfo(
-            originalTransactionId: chain, autoRenewProductId: autoRenewProductId, productId: productId,
-            autoRenewStatus: autoRenewStatus, isInBillingRetryPeriod: billingRetry, gracePeriodExpiresDate: graceEnd,
-            expirationIntent: intent, environment: try TransactionRow.column("environment", environment),
-            signedDate: signedDate)
+            originalTransactionId: try columns.next(), autoRenewProductId: try columns.next(),
+            productId: try columns.next(), autoRenewStatus: try columns.next(), isInBillingRetryPeriod: try columns.next(),
+            gracePeriodExpiresDate: try columns.next(), expirationIntent: try columns.next(),
+            environment: try TransactionRow.column("environment", columns.next()), signedDate: try columns.next())
     }
 }

@@ -29,32 +29,29 @@ enum TransactionRow {
         """
 
     /// Decodes a row whose columns from `first` on are ``columns`` (more may follow).
+    ///
+    /// Column by column in ``columns``' order (arguments are evaluated left to right): the
+    /// ledger of every lookup and restore is read here.
     static func record(_ row: PostgresRow, startingAt first: Int = 0) throws -> TransactionRecord {
-        let (
-            transactionId, originalTransactionId, productId, productType, purchaseDate, originalPurchaseDate,
-            expiresDate, revocationDate, revocationReason, isUpgraded, ownershipType, environment,
-            appAccountToken, quantity, signedDate, subscriptionGroupId, evidenceKind, verifiedAt
-        ) = try row.decode(
-            (String, String, String, String, Date, Date, Date?, Date?, Int?, Bool, String, String,
-             UUID?, Int, Date, String?, String, Date?).self, startingAt: first)
+        var columns = row.columns(from: first)
         return TransactionRecord(
-            transactionId: transactionId,
-            originalTransactionId: originalTransactionId,
-            productId: productId,
-            productType: try column("product_type", productType),
-            purchaseDate: purchaseDate,
-            originalPurchaseDate: originalPurchaseDate,
-            expiresDate: expiresDate,
-            revocationDate: revocationDate,
-            revocationReason: revocationReason.map(RevocationReason.init(rawValue:)),
-            isUpgraded: isUpgraded,
-            ownershipType: try column("ownership_type", ownershipType),
-            environment: try column("environment", environment),
-            appAccountToken: appAccountToken,
-            quantity: quantity,
-            signedDate: signedDate,
-            subscriptionGroupId: subscriptionGroupId,
-            evidence: try evidence(evidenceKind, verifiedAt: verifiedAt)
+            transactionId: try columns.next(),
+            originalTransactionId: try columns.next(),
+            productId: try columns.next(),
+            productType: try column("product_type", columns.next()),
+            purchaseDate: try columns.next(),
+            originalPurchaseDate: try columns.next(),
+            expiresDate: try columns.next(),
+            revocationDate: try columns.next(),
+            revocationReason: try columns.next(Int?.self).map(RevocationReason.init(rawValue:)),
+            isUpgraded: try columns.next(),
+            ownershipType: try column("ownership_type", columns.next()),
+            environment: try column("environment", columns.next()),
+            appAccountToken: try columns.next(),
+            quantity: try columns.next(),
+            signedDate: try columns.next(),
+            subscriptionGroupId: try columns.next(),
+            evidence: try evidence(columns.next(), verifiedAt: columns.next())
         )
     }
 
