@@ -1,3 +1,6 @@
+package import Foundation
+import StoreSyncCore
+
 /// Writes a string as JSON text the canonical way (``CanonicalJSON``): `"` and `\` escaped,
 /// `\b \f \n \r \t` for those controls, `\u00xx` (lowercase hex) for the other controls below
 /// U+0020, every other byte as it is.
@@ -14,7 +17,36 @@ package enum JSONString {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Appends a date as a JSON string in its canonical RFC 3339 spelling, which needs no
+    /// escaping, without making a `String` of it first.
+    ///
+    /// - Returns: `false`, with nothing appended, for a date outside years 0001–9999.
+    package static func append(_ date: Date, to bytes: inout [UInt8]) -> Bool {
+        bytes.append(UInt8(ascii: "\""))
+        guard RFC3339Timestamp.append(date, to: &bytes) else {
+            bytes.removeLast()
+            return false
+        }
+        bytes.append(UInt8(ascii: "\""))
+        return true
+    }
+
+    /// Appends a UUID as a JSON string spelled as `uuidString` spells it (upper-case hex),
+    /// without making that string first.
+    package static func append(_ id: UUID, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        withUnsafeBytes(of: id.uuid) { raw in
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(upperHexDigits[Int(byte >> 4)])
+                bytes.append(upperHexDigits[Int(byte & 0x0F)])
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         var runStart = 0

@@ -22,7 +22,7 @@ struct SnapshotCanonicalWriter {
     mutating func write(_ snapshot: Snapshot) throws {
         var object = startObject()
         member("accountId", &object)
-        string(snapshot.accountId.uuidString)
+        uuid(snapshot.accountId)
         member("entitlements", &object)
         try array(snapshot.entitlements) { writer, entitlement in try writer.write(entitlement) }
         member("generatedAt", &object)
@@ -59,7 +59,7 @@ struct SnapshotCanonicalWriter {
         var object = startObject()
         if let token = record.appAccountToken {
             member("appAccountToken", &object)
-            string(token.uuidString)
+            uuid(token)
         }
         member("environment", &object)
         string(record.environment.rawValue)
@@ -157,9 +157,12 @@ struct SnapshotCanonicalWriter {
     }
 
     private mutating func date(_ date: Date) throws {
-        guard let text = RFC3339Timestamp.string(from: date) else {
+        guard JSONString.append(date, to: &bytes) else {
             throw EncodingError.invalidValue(date, .init(codingPath: [], debugDescription: "Dates must fall within years 0001–9999"))
         }
-        string(text)
+    }
+
+    private mutating func uuid(_ id: UUID) {
+        JSONString.append(id, to: &bytes)
     }
 }

@@ -21,15 +21,28 @@ public enum RFC3339Timestamp {
     /// - Returns: `YYYY-MM-DDThh:mm:ss.sssZ`, or `nil` when the date falls outside years
     ///   0001–9999 or is not finite.
     public static func string(from date: Date) -> String? {
+        var text = [UInt8]()
+        text.reserveCapacity(24)
+        guard append(date, to: &text) else { return nil }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the canonical spelling of a date to UTF-8 text, for writers of JSON that would
+    /// otherwise make a string per date only to copy it.
+    ///
+    /// - Parameters:
+    ///   - date: The instant to write, rounded to the millisecond.
+    ///   - text: Where the 24 bytes go.
+    /// - Returns: `false`, with `text` unchanged, when the date falls outside years 0001–9999
+    ///   or is not finite.
+    public static func append(_ date: Date, to text: inout [UInt8]) -> Bool {
         let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return false }
         let milliseconds = date.millisecondsSince1970
-        guard milliseconds >= earliestMilliseconds, milliseconds <= latestMilliseconds else { return nil }
+        guard milliseconds >= earliestMilliseconds, milliseconds <= latestMilliseconds else { return false }
         let (wholeSeconds, millisecond) = floorDivide(milliseconds, by: 1000)
         let (days, secondOfDay) = floorDivide(wholeSeconds, by: 86_400)
         let civil = CivilDate(daysSince1970: days)
-        var text = [UInt8]()
-        text.reserveCapacity(24)
         appendDigits(civil.year, count: 4, to: &text)
         text.append(UInt8(ascii: "-"))
         appendDigits(civil.month, count: 2, to: &text)
@@ -44,7 +57,7 @@ public enum RFC3339Timestamp {
         text.append(UInt8(ascii: "."))
         appendDigits(millisecond, count: 3, to: &text)
         text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
+        return true
     }
 
     /// Reads an RFC 3339 timestamp.

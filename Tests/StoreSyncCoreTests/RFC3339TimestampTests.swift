@@ -54,6 +54,16 @@ import Testing
     @Test(arguments: [Date.distantPast.timeIntervalSince1970, -62_135_596_800.001, 253_402_300_800, .nan, .infinity, -.infinity, 1e300])
     func refusesDatesOutsideTheWritableYears(secondsSince1970: Double) {
         #expect(RFC3339Timestamp.string(from: Date(timeIntervalSince1970: secondsSince1970)) == nil)
+        var text = Array("kept".utf8)
+        #expect(!RFC3339Timestamp.append(Date(timeIntervalSince1970: secondsSince1970), to: &text))
+        #expect(text == Array("kept".utf8))
+    }
+
+    @Test func appendsTheSameSpellingAfterWhatIsThere() {
+        var text = Array("at ".utf8)
+        let date = Date(millisecondsSince1970: 1_795_000_000_123)
+        #expect(RFC3339Timestamp.append(date, to: &text))
+        #expect(String(decoding: text, as: UTF8.self) == "at " + RFC3339Timestamp.string(from: date)!)
     }
 
     @Test func writesTheFoundationExtremesThatFallInRange() {

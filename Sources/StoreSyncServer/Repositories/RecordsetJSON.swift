@@ -50,17 +50,17 @@ struct RecordsetJSON {
     mutating func column(_ name: StaticString, _ value: UUID?) {
         guard let value else { return }
         key(name)
-        JSONString.append(value.uuidString, to: &bytes)
+        JSONString.append(value, to: &bytes)
     }
 
     /// - Throws: `EncodingError.invalidValue` for a date outside years 0001–9999.
     mutating func column(_ name: StaticString, _ value: Date?) throws {
         guard let value else { return }
-        guard let text = RFC3339Timestamp.string(from: value) else {
+        key(name)
+        guard JSONString.append(value, to: &bytes) else {
             throw EncodingError.invalidValue(value, .init(
                 codingPath: [], debugDescription: "\(name) is outside the years 0001–9999 RFC 3339 can write"))
         }
-        column(name, text)
     }
 
     mutating func column(_ name: StaticString, _ value: Int?) {
