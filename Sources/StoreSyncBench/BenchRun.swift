@@ -19,6 +19,8 @@ struct BenchRun {
             results.verificationsPerSecond = try await client.verificationsPerSecond()
         }
 
+        guard !plan.phases.isDisjoint(with: [.cached, .restores, .uncached]) else { return results }
+
         progress("starting storesync (snapshot cache on) on its embedded PostgreSQL")
         let cached = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: true, label: "cached")
         do {
