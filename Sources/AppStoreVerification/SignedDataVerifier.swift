@@ -88,7 +88,7 @@ public final class SignedDataVerifier: Sendable {
     func verifiedPayload<Payload: SignedAppStorePayload>(_ text: String, as type: Payload.Type)
         async throws(VerificationError) -> (Payload, Evidence)
     {
-        let jws = try CompactJWS(text)
+        let jws = try CompactJWS(text, verifiedChains: chainVerifier.cache)
         let payload = try translatingPayloadErrors { () throws(PayloadError) in try PayloadDecoder.decode(type, from: jws.payload, part: "payload") }
         guard let signedDate = payload.signingDate else { throw .malformed("payload: signedDate is missing") }
         do throws(VerificationError) {

@@ -18,6 +18,39 @@ import Testing
         #expect(verifier.chainVerifier.cache.count == 1)
     }
 
+    /// The cache is keyed by the header's exact text: another spelling of a header with the
+    /// same chain is decoded and verified in full once, and both verify.
+    @Test func aHeaderWithOtherTextButTheSameChainIsVerifiedOnItsOwn() async throws {
+        let pki = try TestPKI.make()
+        let verifier = try Fixtures.verifier(trusting: pki)
+        let signer = Fixtures.signer(pki)
+        let payload = signer.transactionPayload(for: Fixtures.record(.nonConsumable))
+        let plain = signer.sign(payload)
+        let withKeyId = signer.sign(payload, header: AppStoreTestHeader(extra: ["kid": "another spelling"]))
+        #expect(plain.split(separator: ".")[0] != withKeyId.split(separator: ".")[0])
+
+        for jws in [plain, withKeyId, plain, withKeyId] {
+            #expect(try await verifier.verifyTransaction(jws).record.evidence == .jws)
+        }
+        #expect(verifier.chainVerifier.cache.count == 2)
+    }
+
+    /// A cached header vouches for nothing but its own chain: a payload that was altered after
+    /// signing fails on the signature even though its header is known.
+    @Test func aKnownHeaderDoesNotSpareTheSignatureOfAnAlteredPayload() async throws {
+        let pki = try TestPKI.make()
+        let verifier = try Fixtures.verifier(trusting: pki)
+        let signer = Fixtures.signer(pki)
+        let genuine = signer.signTransaction(Fixtures.record(.nonConsumable))
+        _ = try await verifier.verifyTransaction(genuine)
+
+        let parts = genuine.split(separator: ".").map(String.init)
+        let altered = String(signer.signTransaction(Fixtures.record(.autoRenewable)).split(separator: ".")[1])
+        await #expect(throws: VerificationError.invalidSignature) {
+            try await verifier.verifyTransaction([parts[0], altered, parts[2]].joined(separator: "."))
+        }
+    }
+
     @Test func rejectedChainIsNeverCached() async throws {
         let trusted = try TestPKI.make(name: "Trusted")
         let impostor = try TestPKI.make(name: "Impostor")
@@ -59,7 +92,9 @@ import Testing
 
     @Test func cacheEvictsTheOldestChainBeyondCapacity() throws {
         let cache = VerifiedChainCache(capacity: 2)
-        let chain = VerifiedChain(validity: Date.distantPast...Date.distantFuture, leafKey: P256.Signing.PrivateKey().publicKey)
+        let chain = VerifiedChain(
+            validity: Date.distantPast...Date.distantFuture, leafKey: P256.Signing.PrivateKey().publicKey,
+            header: JWSHeader(alg: "ES256"))
         let keys = (0..<3).map { SHA256.hash(data: Data([UInt8($0)])) }
 
         for key in keys { cache.insert(chain, fingerprint: key) }

@@ -30,38 +30,38 @@ struct CertificateChainVerifier: Sendable {
     /// - Throws: ``VerificationError/invalidChain``, ``VerificationError/certificateExpired``,
     ///   ``VerificationError/invalidCertificateOID`` or ``VerificationError/invalidSignature``.
     func verify(_ jws: CompactJWS, signedAt signedDate: Date) async throws(VerificationError) {
-        let key = try await leafKey(x5c: jws.header.x5c, at: signedDate)
+        let key = try await leafKey(of: jws, at: signedDate)
         guard jws.signature.count == 64,
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
             key.isValidSignature(signature, for: jws.signingInput)
         else { throw .invalidSignature }
     }
 
-    /// The leaf key of a chain valid at `date`, from the cache or after full verification.
-    func leafKey(x5c: [String]?, at date: Date) async throws(VerificationError) -> P256.Signing.PublicKey {
-        guard let x5c, x5c.count == 3 else { throw .invalidChain }
-        var ders: [[UInt8]] = []
-        var hasher = SHA256()
-        for entry in x5c {
-            guard let der = Data(base64Encoded: entry), !der.isEmpty else { throw .invalidChain }
-            hasher.update(data: der)
-            ders.append(Array(der))
-        }
-        let fingerprint = hasher.finalize()
-        if let cached = cache[fingerprint] {
+    /// The leaf key of the chain a JWS's header carries, valid at `date`: from the cache when
+    /// this exact header text verified before, else after full verification (then cached).
+    func leafKey(of jws: CompactJWS, at date: Date) async throws(VerificationError) -> P256.Signing.PublicKey {
+        if let cached = cache[jws.headerDigest] {
             guard cached.validity.contains(date) else { throw .certificateExpired }
             return cached.leafKey
         }
-        let chain = try await verifyChain(ders, at: date)
-        cache.insert(chain, fingerprint: fingerprint)
+        let chain = try await verifyChain(of: jws.header, at: date)
+        cache.insert(chain, fingerprint: jws.headerDigest)
         return chain.leafKey
     }
 
-    /// Full verification of leaf and intermediate up to a trusted root.
-    private func verifyChain(_ ders: [[UInt8]], at date: Date) async throws(VerificationError) -> VerifiedChain {
+    /// The leaf key of a chain valid at `date`, after full verification; nothing is cached.
+    func leafKey(x5c: [String]?, at date: Date) async throws(VerificationError) -> P256.Signing.PublicKey {
+        try await verifyChain(of: JWSHeader(alg: "ES256", x5c: x5c), at: date).leafKey
+    }
+
+    /// Full verification of the header's leaf and intermediate up to a trusted root.
+    private func verifyChain(of header: JWSHeader, at date: Date) async throws(VerificationError) -> VerifiedChain {
+        guard let x5c = header.x5c, x5c.count == 3 else { throw .invalidChain }
         var certificates: [Certificate] = []
-        for der in ders {
-            guard let certificate = try? Certificate(derEncoded: der) else { throw .invalidChain }
+        for entry in x5c {
+            guard let der = Data(base64Encoded: entry), !der.isEmpty,
+                let certificate = try? Certificate(derEncoded: Array(der))
+            else { throw .invalidChain }
             certificates.append(certificate)
         }
         let leaf = certificates[0]
@@ -88,7 +88,7 @@ struct CertificateChainVerifier: Sendable {
         let notBefore = validatedChain.map(\.notValidBefore).max() ?? leaf.notValidBefore
         let notAfter = validatedChain.map(\.notValidAfter).min() ?? leaf.notValidAfter
         guard notBefore <= notAfter else { throw .certificateExpired }
-        return VerifiedChain(validity: notBefore...notAfter, leafKey: leafKey)
+        return VerifiedChain(validity: notBefore...notAfter, leafKey: leafKey, header: header)
     }
 }
 

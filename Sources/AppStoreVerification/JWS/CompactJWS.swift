@@ -1,14 +1,20 @@
 import AppStorePayloads
+import Crypto
 /// A compact JWS split into its parts, with its header decoded and checked.
 ///
 /// Parsing checks only the form (three strict base64url parts, a JSON header, `ES256`);
-/// nothing here says the token is trustworthy.
+/// nothing here says the token is trustworthy. A header whose exact text belongs to a chain
+/// that verified before is taken from the cache instead of being decoded again: Apple signs
+/// every transaction of a period with the same chain, and the header (three certificates,
+/// ~4.5 KB of base64) is most of a JWS.
 struct CompactJWS: Sendable {
     /// Larger than any payload Apple signs (a few KiB) with room to spare; anything bigger
     /// is refused before any work is spent on it.
     static let maximumLength = 64 * 1024
 
     let header: JWSHeader
+    /// The SHA-256 of the header's base64url text: the key of its verified chain.
+    let headerDigest: SHA256Digest
     /// The decoded payload bytes (UTF-8 JSON).
     let payload: [UInt8]
     /// The decoded signature bytes: raw r‖s for ES256.
@@ -18,10 +24,12 @@ struct CompactJWS: Sendable {
 
     /// Splits and decodes a compact JWS.
     ///
-    /// - Parameter text: The compact serialisation.
+    /// - Parameters:
+    ///   - text: The compact serialisation.
+    ///   - verifiedChains: Chains verified before, whose headers need no decoding again.
     /// - Throws: ``VerificationError/malformed(_:)`` for anything that is not a compact JWS
     ///   with a JSON header, ``VerificationError/unsupportedAlgorithm(_:)`` unless `ES256`.
-    init(_ text: String) throws(VerificationError) {
+    init(_ text: String, verifiedChains: VerifiedChainCache? = nil) throws(VerificationError) {
         let bytes = Array(text.utf8)
         guard bytes.count <= Self.maximumLength else {
             throw .malformed("the JWS is larger than \(Self.maximumLength) bytes")
@@ -31,18 +39,32 @@ struct CompactJWS: Sendable {
         guard !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else {
             throw .malformed("a part of the JWS is empty")
         }
-        guard let headerBytes = Base64URL.decode(parts[0]) else { throw .malformed("the header is not base64url") }
+        let headerDigest = parts[0].withUnsafeBytes { SHA256.hash(data: $0) }
+        let header: JWSHeader
+        if let known = verifiedChains?[headerDigest] {
+            header = known.header
+        } else {
+            header = try Self.decodeHeader(parts[0])
+        }
         guard let payload = Base64URL.decode(parts[1]) else { throw .malformed("the payload is not base64url") }
         guard let signature = Base64URL.decode(parts[2]) else { throw .malformed("the signature is not base64url") }
+        self.header = header
+        self.headerDigest = headerDigest
+        self.payload = payload
+        self.signature = signature
+        self.signingInput = Array(bytes[..<parts[1].endIndex])
+    }
 
-        let header = try translatingPayloadErrors { () throws(PayloadError) in try PayloadDecoder.decode(JWSHeader.self, from: headerBytes, part: "header") }
+    /// Decodes and checks a header's base64url text.
+    private static func decodeHeader(_ text: ArraySlice<UInt8>) throws(VerificationError) -> JWSHeader {
+        guard let headerBytes = Base64URL.decode(text) else { throw .malformed("the header is not base64url") }
+        let header = try translatingPayloadErrors { () throws(PayloadError) in
+            try PayloadDecoder.decode(JWSHeader.self, from: headerBytes, part: "header")
+        }
         guard header.alg == "ES256" else { throw .unsupportedAlgorithm(header.alg) }
         if let crit = header.crit, !crit.isEmpty {
             throw .malformed("the header names critical parameters this verifier does not understand")
         }
-        self.header = header
-        self.payload = payload
-        self.signature = signature
-        self.signingInput = Array(bytes[..<parts[1].endIndex])
+        return header
     }
 }

@@ -5,5 +5,5 @@ struct JWSHeader: Decodable, Sendable {
     /// Base64 (not base64url) DER certificates: leaf, intermediate, root.
     var x5c: [String]?
     /// Header parameters the signer says must be understood; we understand none.
-    var crit: [String]?
+    var crit: [String]? = nil
 }

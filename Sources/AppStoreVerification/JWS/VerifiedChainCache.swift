@@ -1,8 +1,9 @@
 import Crypto
 import NIOConcurrencyHelpers
 
-/// Chains already verified, keyed by the SHA-256 of their certificates' DER, bounded so
-/// a flood of distinct (valid) chains cannot grow memory without limit.
+/// Chains already verified, keyed by the SHA-256 of the JWS header text that carried them
+/// (equal text, equal certificates), bounded so a flood of distinct (valid) chains cannot grow
+/// memory without limit.
 ///
 /// Only chains that passed full verification are stored, so an entry is never a shortcut
 /// for a chain that was not checked.
