@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 @testable import StoreSyncServer
 import Testing
 
@@ -26,9 +27,22 @@ import Testing
         }
     }
 
+    /// A clock the test moves.
+    final class ManualClock: Sendable {
+        private let instant = NIOLockedValueBox(ContinuousClock.now)
+        var now: ContinuousClock.Instant { instant.withLockedValue { $0 } }
+        func advance(by duration: Duration) { instant.withLockedValue { $0 = $0.advanced(by: duration) } }
+    }
+
     /// A loader whose values name the load that produced them: key 3 in load 1 is "3@1".
-    static func loader(_ loads: Loads, batchSize: Int = 16, failing: Int? = nil) -> CoalescingLoader<Int, String> {
-        CoalescingLoader(maxConcurrentLoads: 1, maxBatchSize: batchSize) { keys in
+    static func loader(
+        _ loads: Loads, batchSize: Int = 16, failing: Int? = nil, concurrentLoads: Int = 1,
+        extraLoadAfter: Duration = .zero, clock: ManualClock = ManualClock()
+    ) -> CoalescingLoader<Int, String> {
+        CoalescingLoader(
+            maxConcurrentLoads: concurrentLoads, maxBatchSize: batchSize, extraLoadAfter: extraLoadAfter,
+            now: { clock.now }
+        ) { keys in
             let number = await loads.begin(keys)
             if Task.isCancelled { throw CancellationError() }
             if let failing, keys.contains(failing) { throw LoadFailure() }
@@ -124,5 +138,63 @@ import Testing
         await #expect(throws: CancellationError.self) { try await leader.value }
         #expect(try await follower.value == "2@2", "retried in a load of its own")
         #expect(await loads.batches.map { $0.sorted() } == [[0], [1, 2], [2]])
+    }
+
+    @Test func withoutPatienceLoadsStartSideBySideUpToTheLimit() async throws {
+        let loads = Loads()
+        let loader = Self.loader(loads, concurrentLoads: 2)
+        let first = Task { try await loader.value(for: 1) }
+        try await Self.waitUntil { await loads.batches.count == 1 }
+        let second = Task { try await loader.value(for: 2) }
+        try await Self.waitUntil { await loads.batches.count == 2 }
+        let third = Task { try await loader.value(for: 3) }
+        try await Self.waitUntil { loader.queuedRequests == 1 }
+        await loads.release()
+
+        #expect(try await [first.value, second.value, third.value] == ["1@0", "2@1", "3@2"])
+    }
+
+    @Test func whileTheRunningLoadIsQuickRequestsQueueBehindItEvenWithASlotFree() async throws {
+        let loads = Loads()
+        let clock = ManualClock()
+        let loader = Self.loader(loads, concurrentLoads: 2, extraLoadAfter: .milliseconds(5), clock: clock)
+        let first = Task { try await loader.value(for: 1) }
+        try await Self.waitUntil { await loads.batches.count == 1 }
+        clock.advance(by: .milliseconds(4))
+        let queued = [2, 3].map { key in Task { try await loader.value(for: key) } }
+        try await Self.waitUntil { loader.queuedRequests == 2 }
+        #expect(await loads.batches.count == 1)
+        await loads.release()
+
+        #expect(try await first.value == "1@0")
+        for task in queued { #expect(try await task.value?.hasSuffix("@1") == true) }
+        #expect(await loads.batches.map { $0.sorted() } == [[1], [2, 3]])
+    }
+
+    @Test func aSlowLoadLetsTheNextRequestStartASecondLoadThatTakesTheQueue() async throws {
+        let loads = Loads()
+        let clock = ManualClock()
+        let loader = Self.loader(loads, concurrentLoads: 2, extraLoadAfter: .milliseconds(5), clock: clock)
+        let slow = Task { try await loader.value(for: 1) }
+        try await Self.waitUntil { await loads.batches.count == 1 }
+        let queued = Task { try await loader.value(for: 2) }
+        try await Self.waitUntil { loader.queuedRequests == 1 }
+        clock.advance(by: .milliseconds(5))
+        // The first load has run its 5 ms: this request starts a second one, with the queue.
+        let arriving = Task { try await loader.value(for: 3) }
+        try await Self.waitUntil { await loads.batches.count == 2 }
+        #expect(loader.queuedRequests == 0)
+        #expect(await loads.batches[1].sorted() == [2, 3])
+        // Two loads run, both slow now: the limit holds.
+        clock.advance(by: .milliseconds(5))
+        let third = Task { try await loader.value(for: 4) }
+        try await Self.waitUntil { loader.queuedRequests == 1 }
+        #expect(await loads.batches.count == 2)
+        await loads.release()
+
+        #expect(try await slow.value == "1@0")
+        #expect(try await queued.value == "2@1")
+        #expect(try await arriving.value == "3@1")
+        #expect(try await third.value == "4@2")
     }
 }

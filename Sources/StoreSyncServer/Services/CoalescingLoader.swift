@@ -2,12 +2,17 @@ import NIOConcurrencyHelpers
 
 /// Answers concurrent requests for single keys with few calls of a batch `load`.
 ///
-/// At most `maxConcurrentLoads` loads run at once. A request that finds a free slot loads its
-/// key at once, alone, so an idle server adds no wait. Requests that arrive while every slot is
-/// busy queue; when a load finishes, the task that ran it hands the queue (up to
-/// `maxBatchSize` distinct keys) to the first queued request, whose task loads them all in one
-/// call and answers the others. Under load, one database round trip then serves many requests:
-/// fewer statements for PostgreSQL and fewer thread wake-ups per answer.
+/// A request that finds no load running loads its key at once, alone, so an idle server adds
+/// no wait. Requests that arrive while a load runs queue; when a load finishes, the task that
+/// ran it hands the queue (up to `maxBatchSize` distinct keys) to the first queued request,
+/// whose task loads them all in one call and answers the others. Under load, one database
+/// round trip then serves many requests: fewer statements for PostgreSQL and fewer thread
+/// wake-ups per answer.
+///
+/// More loads (up to `maxConcurrentLoads`) run side by side only when every running one has
+/// run for `extraLoadAfter` already: quick loads then keep batching, and one slow load (an
+/// account with a huge ledger) holds the others up for at most that long. The request that
+/// starts such a load takes the queue with it.
 ///
 /// A queued request only ever joins a load that starts after it arrived, never one in flight,
 /// so every answer reflects every write committed before its request: read-your-writes holds
@@ -18,39 +23,49 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
     private let maxConcurrentLoads: Int
     private let maxBatchSize: Int
+    private let extraLoadAfter: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let load: Load
     private let state = NIOLockedValueBox(State())
 
     /// - Parameters:
-    ///   - maxConcurrentLoads: Loads in flight at once (each holds one database connection).
+    ///   - maxConcurrentLoads: Loads in flight at once at most (each holds one database connection).
     ///   - maxBatchSize: Distinct keys per load at most.
+    ///   - extraLoadAfter: How long every running load must have run before another starts
+    ///     beside it; zero starts one whenever fewer than `maxConcurrentLoads` run.
+    ///   - now: The clock that times running loads.
     ///   - load: The batch load.
-    init(maxConcurrentLoads: Int, maxBatchSize: Int, load: @escaping Load) {
+    init(
+        maxConcurrentLoads: Int, maxBatchSize: Int, extraLoadAfter: Duration = .zero,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }, load: @escaping Load
+    ) {
         precondition(maxConcurrentLoads >= 1 && maxBatchSize >= 1)
         self.maxConcurrentLoads = maxConcurrentLoads
         self.maxBatchSize = maxBatchSize
+        self.extraLoadAfter = extraLoadAfter
+        self.now = now
         self.load = load
     }
 
     /// The value of `key`, `nil` when the load has none; throws what the load threw.
     func value(for key: Key) async throws -> Value? {
         let wake: Wake
-        if state.withLockedValue({ $0.takeSlot(limit: maxConcurrentLoads) }) {
-            wake = .lead(followers: [])
+        if let started = state.withLockedValue({ startLoad(&$0, for: key) }) {
+            wake = started
         } else {
             wake = await withCheckedContinuation { continuation in
-                let admitted = state.withLockedValue { state in
-                    // A slot may have come free since the first look.
-                    if state.takeSlot(limit: maxConcurrentLoads) { return true }
+                let started = state.withLockedValue { state -> Wake? in
+                    // A load may have become possible since the first look.
+                    if let started = startLoad(&state, for: key) { return started }
                     state.queue.append(Waiter(key: key, continuation: continuation))
-                    return false
+                    return nil
                 }
-                if admitted { continuation.resume(returning: .lead(followers: [])) }
+                if let started { continuation.resume(returning: started) }
             }
         }
         switch wake {
-        case .lead(let followers):
-            return try await lead(key: key, followers: followers)
+        case .lead(let slot, let followers):
+            return try await lead(key: key, slot: slot, followers: followers)
         case .answered(.failure(let error)) where error is CancellationError && !Task.isCancelled:
             // The task that ran the load was cancelled (its client went away); this one was not.
             return try await value(for: key)
@@ -59,13 +74,19 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
     }
 
-    /// Requests waiting for a slot (for tests and diagnostics).
+    /// Starts a load for `key` and the queue's head, if one may start now.
+    private func startLoad(_ state: inout State, for key: Key) -> Wake? {
+        guard let slot = state.startLoad(limit: maxConcurrentLoads, patience: extraLoadAfter, now: now()) else { return nil }
+        return .lead(slot: slot, followers: state.takeBatch(joining: key, limit: maxBatchSize))
+    }
+
+    /// Requests waiting for a load (for tests and diagnostics).
     var queuedRequests: Int {
         state.withLockedValue { $0.queue.count }
     }
 
     /// Runs one load for `key` and the followers' keys, passes the slot on, answers everyone.
-    private func lead(key: Key, followers: [Waiter]) async throws -> Value? {
+    private func lead(key: Key, slot: Int, followers: [Waiter]) async throws -> Value? {
         var keys = [key]
         var seen: Set<Key> = [key]
         for follower in followers where seen.insert(follower.key).inserted {
@@ -78,41 +99,32 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
             result = .failure(error)
         }
         // Hand the slot over before answering, so the next load starts while answers go out.
-        handOver()
+        handOver(slot)
         for follower in followers {
             follower.continuation.resume(returning: .answered(result.map { $0[follower.key] }))
         }
         return try result.get()[key]
     }
 
-    /// Gives the finished load's slot to the queue's head with its batch, or frees it.
-    private func handOver() {
+    /// Gives a finished load's slot to the queue's head with its batch, or frees it.
+    private func handOver(_ slot: Int) {
         let next = state.withLockedValue { state -> (leader: Waiter, followers: [Waiter])? in
             guard !state.queue.isEmpty else {
-                state.running -= 1
+                state.loadStarts[slot] = nil
                 return nil
             }
-            var keys: Set<Key> = []
-            var taken = 0
-            for waiter in state.queue {
-                if !keys.contains(waiter.key) {
-                    guard keys.count < maxBatchSize else { break }
-                    keys.insert(waiter.key)
-                }
-                taken += 1
-            }
-            let batch = state.queue[..<taken]
-            defer { state.queue.removeFirst(taken) }
-            return (batch.first!, Array(batch.dropFirst()))
+            state.loadStarts[slot] = now()
+            let leader = state.queue.removeFirst()
+            return (leader, state.takeBatch(joining: leader.key, limit: maxBatchSize))
         }
         if let next {
-            next.leader.continuation.resume(returning: .lead(followers: next.followers))
+            next.leader.continuation.resume(returning: .lead(slot: slot, followers: next.followers))
         }
     }
 
     private enum Wake: Sendable {
-        /// Run the load for yourself and these.
-        case lead(followers: [Waiter])
+        /// Run the load for yourself and these, in this slot.
+        case lead(slot: Int, followers: [Waiter])
         /// Someone else's load answered.
         case answered(Result<Value?, any Error>)
     }
@@ -123,14 +135,34 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     private struct State: Sendable {
-        /// Loads in flight; the queue is only ever non-empty while every slot is taken.
-        var running = 0
+        /// When the load in each busy slot started; the queue is only ever non-empty while a
+        /// load runs.
+        var loadStarts: [Int: ContinuousClock.Instant] = [:]
+        var nextSlot = 0
         var queue: [Waiter] = []
 
-        mutating func takeSlot(limit: Int) -> Bool {
-            guard running < limit else { return false }
-            running += 1
-            return true
+        /// A slot for a new load, if one may start now.
+        mutating func startLoad(limit: Int, patience: Duration, now: ContinuousClock.Instant) -> Int? {
+            guard loadStarts.count < limit, loadStarts.values.allSatisfy({ now - $0 >= patience }) else { return nil }
+            defer { nextSlot += 1 }
+            loadStarts[nextSlot] = now
+            return nextSlot
+        }
+
+        /// Takes the queued requests, from the head, that fit one load with `key`: at most
+        /// `limit` distinct keys in all.
+        mutating func takeBatch(joining key: Key, limit: Int) -> [Waiter] {
+            var keys: Set<Key> = [key]
+            var taken = 0
+            for waiter in queue {
+                if !keys.contains(waiter.key) {
+                    guard keys.count < limit else { break }
+                    keys.insert(waiter.key)
+                }
+                taken += 1
+            }
+            defer { queue.removeFirst(taken) }
+            return Array(queue[..<taken])
         }
     }
 }
