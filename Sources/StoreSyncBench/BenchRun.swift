@@ -37,6 +37,8 @@ struct BenchRun {
         progress("restarting storesync with the snapshot cache off (every lookup reaches PostgreSQL)")
         let uncached = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: false, label: "uncached")
         do {
+            progress("vacuum and checkpoint after the restores")
+            try await BenchSeeder(database: uncached.database, accounts: plan.accounts).settle()
             try await measureUncached(uncached, into: &results)
         } catch {
             await uncached.stop()
@@ -59,6 +61,7 @@ struct BenchRun {
         try await seeder.seed()
         results.seedSeconds = (ContinuousClock.now - start).seconds
         try await seeder.writeLoadFiles(accountIds: workspace.accountIdsFile, tokens: workspace.tokensFile)
+        try await seeder.settle()
         try await Task.sleep(for: .seconds(2))
         results.residentIdle = await server.residentBytes() ?? 0
     }

@@ -29,6 +29,17 @@ struct BenchSeeder {
         }
     }
 
+    /// Lets the database catch up with what was written before a measurement starts: vacuum
+    /// and statistics, then a checkpoint, so neither autovacuum nor a checkpoint of the seed or
+    /// of the restores' megabytes runs during the next phase's rounds.
+    func settle() async throws {
+        try await withConnection { connection in
+            // One statement each: VACUUM refuses to run inside a multi-statement string.
+            try await connection.execute(script: "VACUUM ANALYZE")
+            try await connection.execute(script: "CHECKPOINT")
+        }
+    }
+
     /// Writes one account id per line and one bearer token per line, in account order.
     func writeLoadFiles(accountIds: URL, tokens: URL) async throws {
         let sql = "SELECT \(Self.accountId("n"))::text, \(Self.token("n")) FROM generate_series(1, \(accounts)) AS n ORDER BY n"
