@@ -226,7 +226,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStorePayloadsTests",
-            dependencies: ["AppStorePayloads", "StoreSyncCore", "StoreSyncTesting"],
+            dependencies: [
+                "AppStorePayloads", "StoreSyncCore", "StoreSyncTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

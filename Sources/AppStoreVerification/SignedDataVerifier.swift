@@ -89,7 +89,14 @@ public final class SignedDataVerifier: Sendable {
         async throws(VerificationError) -> (Payload, Evidence)
     {
         let jws = try CompactJWS(text, verifiedChains: chainVerifier.cache)
-        let payload = try translatingPayloadErrors { () throws(PayloadError) in try PayloadDecoder.decode(type, from: jws.payload, part: "payload") }
+        let payload: Payload
+        if let plain = Payload.fastDecoded(from: jws.payload) {
+            payload = plain
+        } else {
+            payload = try translatingPayloadErrors { () throws(PayloadError) in
+                try PayloadDecoder.decode(type, from: jws.payload, part: "payload")
+            }
+        }
         guard let signedDate = payload.signingDate else { throw .malformed("payload: signedDate is missing") }
         do throws(VerificationError) {
             try await chainVerifier.verify(jws, signedAt: signedDate)

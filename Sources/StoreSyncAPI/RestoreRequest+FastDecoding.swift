@@ -166,20 +166,8 @@ extension TransactionRecord {
 }
 
 extension JSONFastScanner {
-    /// `null` (leaves `value` absent) or a value `read` reads; `false` when it reads none.
-    mutating func optional<Value>(into value: inout Value?, _ read: (inout JSONFastScanner) -> Value?) -> Bool {
-        if consumeNull() { return true }
-        value = read(&self)
-        return value != nil
-    }
-
     /// An RFC 3339 date, read as ``StoreSyncJSON/decodeDate(from:)`` reads it.
     mutating func date() -> Date? {
         string().flatMap(RFC3339Timestamp.date(from:))
-    }
-
-    /// One of the enumeration's raw values.
-    mutating func rawValue<Value: RawRepresentable<String>>() -> Value? {
-        string().flatMap(Value.init(rawValue:))
     }
 }
