@@ -49,12 +49,16 @@ struct BenchReport {
                     ratio(result.requestsPerSecond, live?.requestsPerSecond),
                 ]
             }
-            rows.append(row("pgbench: lookup statement", pgbench))
-            rows.append(row("GET /health/live", live))
-            rows.append(row("GET /v1/entitlements, cached", results.cached.device[connections]))
-            rows.append(row("GET admin entitlements, cached", results.cached.admin[connections]))
-            rows.append(row("GET /v1/entitlements, uncached", results.uncached.device[connections]))
-            rows.append(row("GET admin entitlements, uncached", results.uncached.admin[connections]))
+            if plan.phases.contains(.uncached) { rows.append(row("pgbench: lookup statement", pgbench)) }
+            if plan.phases.contains(.cached) {
+                rows.append(row("GET /health/live", live))
+                rows.append(row("GET /v1/entitlements, cached", results.cached.device[connections]))
+                rows.append(row("GET admin entitlements, cached", results.cached.admin[connections]))
+            }
+            if plan.phases.contains(.uncached) {
+                rows.append(row("GET /v1/entitlements, uncached", results.uncached.device[connections]))
+                rows.append(row("GET admin entitlements, uncached", results.uncached.admin[connections]))
+            }
         }
         return aligned(rows)
     }

@@ -72,9 +72,10 @@ struct BenchRun {
         let sampler = ResidentMemorySampler()
         sampler.start(pid: server.processIdentifier)
         var counted = CacheCounters(hits: 0, misses: 0)
+        var warmed: ContinuousClock.Instant?
         for connections in plan.concurrency {
             progress("warming the snapshot and session caches with \(plan.hotAccounts) accounts")
-            try await warm(wrk)
+            warmed = try await warm(wrk, after: warmed)
             let before = try await CacheCounters.read(from: server.process)
             let runs = try await measureRounds(connections: connections, label: "cached") {
                 progress("wrk: GET /health/live, \(connections) connections")
@@ -96,10 +97,23 @@ struct BenchRun {
     /// and random picks leave a third of the accounts untouched after as many requests as
     /// there are accounts. The uncached rows measure the snapshot cache's absence, not
     /// sign-in lookups.
-    private func warm(_ wrk: Wrk) async throws {
+    ///
+    /// A hit does not renew an entry, so the sweep first waits until every entry of the
+    /// previous level's sweep (`previous`, when it ended) has expired: otherwise it would only
+    /// hit them, and they would all expire in the middle of this level's rounds.
+    ///
+    /// - Returns: When this sweep ended.
+    private func warm(_ wrk: Wrk, after previous: ContinuousClock.Instant?) async throws -> ContinuousClock.Instant {
+        if let previous {
+            try await Task.sleep(until: previous.advanced(by: Self.cacheEntryLifetime + .seconds(1)), clock: .continuous)
+        }
         let seconds = max(5, plan.hotAccounts / 3_000 + 1)
         _ = try await wrk.run(.everyDevice(accounts: plan.hotAccounts), connections: 16, seconds: seconds)
+        return .now
     }
+
+    /// How long the server keeps a session or a snapshot in its caches.
+    static let cacheEntryLifetime = Duration.seconds(60)
 
     private func measureRestores(on server: BenchServer, into results: inout BenchResults) async throws {
         let sampler = ResidentMemorySampler()
@@ -116,12 +130,13 @@ struct BenchRun {
         let pgbench = Pgbench(database: server.database, accounts: plan.accounts, workspace: workspace)
         let sampler = ResidentMemorySampler()
         sampler.start(pid: server.processIdentifier)
+        var warmed: ContinuousClock.Instant?
         for connections in plan.concurrency {
             // Also opens the pool's connections and prepares the statements before anything is
             // timed. The same accounts as the cached runs, so the snapshot cache is the only
             // difference: each snapshot is still read, derived and signed per request.
             progress("signing in the \(plan.hotAccounts) devices of the hot set (session cache)")
-            try await warm(wrk)
+            warmed = try await warm(wrk, after: warmed)
             let runs = try await measureRounds(connections: connections, label: "every request to PostgreSQL") {
                 progress("pgbench: the server's lookup statement, \(connections) clients")
                 return try await pgbench.run(clients: connections, seconds: plan.seconds)
