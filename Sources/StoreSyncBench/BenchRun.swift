@@ -118,6 +118,8 @@ struct BenchRun {
     private func measureRestores(on server: BenchServer, into results: inout BenchResults) async throws {
         let sampler = ResidentMemorySampler()
         sampler.start(pid: server.processIdentifier)
+        progress("vacuum and checkpoint before the restores")
+        try await BenchSeeder(database: server.database, accounts: plan.accounts).settle()
         progress("restores of \(plan.restoreSizes.map(String.init).joined(separator: ", ")) entries")
         results.restores = try await RestoreBench(server: server.process, workspace: workspace).run(sizes: plan.restoreSizes)
         results.residentRestores = await sampler.stop()
