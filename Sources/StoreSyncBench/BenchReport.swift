@@ -64,17 +64,25 @@ struct BenchReport {
     }
 
     private func restoreTable() -> [String] {
-        var rows = [["Restore (server time)", "runs", "p50 ms", "p99 ms", "µs/entry", "repeat p50 ms", "repeat µs/entry"]]
+        var rows = [[
+            "Restore (server time)", "runs", "new p50 ms", "p99 ms", "µs/entry", "repeat p50 ms", "µs/entry",
+            "other instance p50 ms", "µs/entry",
+        ]]
         for timing in results.restores {
             let fresh = Percentile.of(timing.fresh, 50)
             let repeated = Percentile.of(timing.repeated, 50)
+            let elsewhere = Percentile.of(timing.elsewhere, 50)
             rows.append([
                 "\(timing.entries) entries", "\(timing.fresh.count)", format(fresh, 2), format(Percentile.of(timing.fresh, 99), 2),
                 format(fresh * 1000 / Double(timing.entries), 1), format(repeated, 2),
-                format(repeated * 1000 / Double(timing.entries), 1),
+                format(repeated * 1000 / Double(timing.entries), 1), format(elsewhere, 2),
+                format(elsewhere * 1000 / Double(timing.entries), 1),
             ])
         }
-        return aligned(rows)
+        return aligned(rows) + [
+            "new: every JWS verified and stored; repeat: the same restore again; other instance: the same restore on a",
+            "second server on the database, which has not seen these JWS itself (a load balancer's other pick, a restart)",
+        ]
     }
 
     /// One line per target of issue 8, with the figure, the target, and whether it was met.
@@ -95,11 +103,13 @@ struct BenchReport {
         }
         if let thousand = results.restores.first(where: { $0.entries == 1_000 }) {
             let fresh = Percentile.of(thousand.fresh, 50)
-            let repeated = Percentile.of(thousand.repeated, 50)
+            let known = max(Percentile.of(thousand.repeated, 50), Percentile.of(thousand.elsewhere, 50))
             rows.append([
                 "Restore 1,000 entries, server p50",
-                "\(format(fresh, 1)) ms all new (JWS verified), \(format(repeated, 1)) ms all known", "≤ 25 ms",
-                fresh <= 25 ? verdict(true) : (repeated <= 25 ? "met for known entries only" : verdict(false)),
+                "\(format(fresh, 1)) ms all new (JWS verified), \(format(Percentile.of(thousand.repeated, 50), 1)) ms all known "
+                    + "(\(format(Percentile.of(thousand.elsewhere, 50), 1)) ms on another instance)",
+                "≤ 25 ms",
+                fresh <= 25 ? verdict(true) : (known <= 25 ? "met for known entries only" : verdict(false)),
             ])
         }
         if let linearity = restoreLinearity() {

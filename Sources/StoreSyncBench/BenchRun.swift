@@ -120,8 +120,17 @@ struct BenchRun {
         sampler.start(pid: server.processIdentifier)
         progress("vacuum and checkpoint before the restores")
         try await BenchSeeder(database: server.database, accounts: plan.accounts).settle()
+        progress("starting a second storesync on the same database (restores of what another instance stored)")
+        let elsewhere = try await server.secondInstance(plan: plan, label: "second-instance")
         progress("restores of \(plan.restoreSizes.map(String.init).joined(separator: ", ")) entries")
-        results.restores = try await RestoreBench(server: server.process, workspace: workspace).run(sizes: plan.restoreSizes)
+        do {
+            results.restores = try await RestoreBench(server: server.process, elsewhere: elsewhere.process, workspace: workspace)
+                .run(sizes: plan.restoreSizes)
+        } catch {
+            await elsewhere.stop()
+            throw error
+        }
+        await elsewhere.stop()
         results.residentRestores = await sampler.stop()
     }
 

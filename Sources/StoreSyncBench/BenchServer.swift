@@ -26,16 +26,34 @@ struct BenchServer {
     static func start(plan: BenchPlan, workspace: BenchWorkspace, snapshotCache: Bool, label: String) async throws
         -> BenchServer
     {
+        try await launch(
+            plan: plan, workspace: workspace, label: label,
+            settings: [
+                "STORESYNC_DATA_DIR": workspace.dataDirectory.path,
+                "STORESYNC_SNAPSHOT_CACHE": snapshotCache ? "true" : "false",
+            ])
+    }
+
+    /// Starts another `storesync serve` on this one's database, through its embedded
+    /// cluster's socket: a second instance behind the same load balancer, with caches of its
+    /// own. Stop it before this one, which owns the cluster.
+    func secondInstance(plan: BenchPlan, label: String) async throws -> BenchServer {
+        guard let socketDirectory = database.host else { throw BenchError("the embedded cluster has no socket directory") }
+        let url = "postgres://\(database.user ?? "postgres")@localhost:\(database.port)/\(database.database)?host=\(socketDirectory)"
+        return try await Self.launch(plan: plan, workspace: workspace, label: label, settings: ["DATABASE_URL": url])
+    }
+
+    private static func launch(plan: BenchPlan, workspace: BenchWorkspace, label: String, settings: [String: String])
+        async throws -> BenchServer
+    {
         let process = try await ServerProcess.start(
             executable: plan.serverBinary, port: try FreePort.find(),
             settings: workspace.appStore.settings.merging([
-                "STORESYNC_DATA_DIR": workspace.dataDirectory.path,
                 "STORESYNC_ADMIN_API_KEY": workspace.adminKey,
-                "STORESYNC_SNAPSHOT_CACHE": snapshotCache ? "true" : "false",
                 // A 10,000-entry restore carries ~40 MB of JWS; the default limit is 16 MiB.
                 "STORESYNC_MAX_BODY_BYTES": String(128 * 1024 * 1024),
                 "LOG_LEVEL": "warning",
-            ]) { _, bench in bench },
+            ].merging(settings) { _, given in given }) { _, bench in bench },
             logFile: workspace.file("server-\(label).log"))
         return BenchServer(process: process, workspace: workspace)
     }

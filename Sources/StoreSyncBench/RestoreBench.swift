@@ -5,9 +5,13 @@ import StoreSyncTesting
 
 /// Times `POST /v1/restore` by the server's own clock (`Server-Timing`), for restores of
 /// several sizes, each by a new account with transactions the server has never seen (every
-/// JWS verified), then the same request again (every entry already known).
+/// JWS verified), then the same request again (every entry already known), and once more on
+/// another instance, which has not seen these JWS itself (as behind a load balancer, or after
+/// a restart).
 struct RestoreBench {
     let server: ServerProcess
+    /// A second instance on the same database.
+    let elsewhere: ServerProcess
     let workspace: BenchWorkspace
 
     struct Timing: Sendable {
@@ -16,6 +20,9 @@ struct RestoreBench {
         let fresh: [Double]
         /// Server milliseconds of the same restores repeated: every entry known.
         let repeated: [Double]
+        /// Server milliseconds of the same restores on the other instance: every entry known to
+        /// the database, none seen by that instance.
+        let elsewhere: [Double]
     }
 
     /// Repetitions per size: enough for a p50 and a p99 without running for minutes.
@@ -34,6 +41,7 @@ struct RestoreBench {
         for size in sizes {
             var fresh: [Double] = []
             var repeated: [Double] = []
+            var elsewhere: [Double] = []
             for _ in 0..<Self.repetitions(for: size) {
                 let token = try await signUp()
                 let body = try StoreSyncJSON.makeEncoder().encode(
@@ -41,8 +49,9 @@ struct RestoreBench {
                 nextId += Int64(size)
                 fresh.append(try await restore(body, token: token, expecting: size, verdict: .accepted))
                 repeated.append(try await restore(body, token: token, expecting: size, verdict: .known))
+                elsewhere.append(try await restore(body, on: self.elsewhere, token: token, expecting: size, verdict: .known))
             }
-            timings.append(Timing(entries: size, fresh: fresh, repeated: repeated))
+            timings.append(Timing(entries: size, fresh: fresh, repeated: repeated, elsewhere: elsewhere))
         }
         return timings
     }
@@ -81,8 +90,10 @@ struct RestoreBench {
 
     /// Posts one restore and answers the server's time for it, after checking every entry got
     /// the expected verdict (a fast wrong answer is not a result).
-    private func restore(_ body: Data, token: String, expecting count: Int, verdict: VerdictKind) async throws -> Double {
-        let answer = try await server.send("POST", "/v1/restore", token: token, body: body, timeout: .seconds(300))
+    private func restore(
+        _ body: Data, on instance: ServerProcess? = nil, token: String, expecting count: Int, verdict: VerdictKind
+    ) async throws -> Double {
+        let answer = try await (instance ?? server).send("POST", "/v1/restore", token: token, body: body, timeout: .seconds(300))
         guard answer.status == 200 else {
             throw BenchError("restore answered \(answer.status): \(String(decoding: answer.body.prefix(500), as: UTF8.self))")
         }
