@@ -79,10 +79,15 @@ public final class TestServer: Sendable {
     /// Starts a second instance of a running server: the same database, trusted roots, keys
     /// and clock, its own port and caches — two instances behind one load balancer.
     ///
-    /// - Parameter first: The running server to share with.
+    /// - Parameters:
+    ///   - first: The running server to share with.
+    ///   - configure: Changes to the first instance's configuration (an instance configured
+    ///     differently, such as one trusting other roots).
     /// - Returns: The second instance; stop it before `first`.
-    public static func secondInstance(of first: TestServer) async throws -> TestServer {
-        try await start(catalog: [], clock: first.clock, sharingWith: first, database: nil) { _ in }
+    public static func secondInstance(
+        of first: TestServer, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
+        try await start(catalog: [], clock: first.clock, sharingWith: first, database: nil, configure: configure)
     }
 
     private static func start(
@@ -92,6 +97,7 @@ public final class TestServer: Sendable {
         if let first {
             var configuration = first.configuration
             configuration.catalogPath = nil
+            configure(&configuration)
             return try await launch(
                 configuration: configuration, database: first.databaseConfiguration, pki: first.pki,
                 signer: first.signer, adminKey: first.adminKey, signingPublicKey: first.signingPublicKey, clock: clock,

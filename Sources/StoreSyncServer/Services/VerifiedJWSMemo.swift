@@ -20,8 +20,7 @@ final class VerifiedJWSMemo: Sendable {
 
     /// The memo's key for a JWS: the SHA-256 of its text, computed once per lookup.
     static func key(for jws: String) -> SHA256.Digest {
-        var jws = jws
-        return jws.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+        SignedTransactionDigest.of(jws)
     }
 
     func record(for key: SHA256.Digest) -> TransactionRecord? {

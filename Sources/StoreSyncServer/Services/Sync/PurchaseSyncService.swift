@@ -43,7 +43,12 @@ struct PurchaseSyncService: Sendable {
         guard request.entries.count <= maxRestoreEntries else {
             throw ProblemError.invalidRequest("at most \(maxRestoreEntries) entries per restore", field: "entries")
         }
-        var items = await verification.restoreItems(request.entries)
+        var items = try await verification.restoreItems(request.entries) { digests in
+            try await pool.withConnection { connection in
+                try await TransactionRepository().verifiedSignedTransactions(
+                    among: digests, heldBy: device.accountId, on: connection)
+            }
+        }
         let flags = (request.legacyFlags ?? [:]).filter(\.value).keys.sorted()
         items += flags.map { SyncItem.legacyFlag(productId: $0) }
         let options = SyncOptions(userInitiated: request.userInitiated ?? false, dryRun: request.dryRun ?? false)
