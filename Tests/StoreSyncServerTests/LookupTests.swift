@@ -25,6 +25,33 @@ import Testing
         }
     }
 
+    /// A lookup that reaches the database answers 304 for a held version as a cached one does
+    /// (and builds no snapshot for it): with the cache off, and once a cached entry aged out.
+    @Test(arguments: [false, true])
+    func aMatchingIfNoneMatchIs304AlsoWhenTheLookupReachesTheDatabase(cacheOn: Bool) async throws {
+        try await withServer(configure: { $0.snapshotCacheEnabled = cacheOn }) { server in
+            let account = try await server.signUp()
+            _ = try await server.buy(TestPurchases.record(purchased: server.clock.now()), token: account.token)
+            let etag = try #require(try await server.send("GET", "/v1/entitlements", token: account.token).header("ETag"))
+            server.clock.advance(by: 120)
+
+            for held in [etag, "\"0-stale\", W/\(etag)", "*"] {
+                let device = try await server.send("GET", "/v1/entitlements", token: account.token, headers: ["If-None-Match": held])
+                #expect(device.status == 304, "\(held)")
+                #expect(device.header("ETag") == etag)
+                #expect(device.body.isEmpty)
+            }
+            let admin = try await server.send(
+                "GET", "/v1/admin/accounts/\(account.accountId)/entitlements", token: server.adminKey,
+                headers: ["If-None-Match": etag])
+            #expect(admin.status == 304)
+
+            let stale = try await server.send("GET", "/v1/entitlements", token: account.token, headers: ["If-None-Match": "\"0-stale\""])
+            #expect(stale.status == 200)
+            #expect(try stale.decode(Snapshot.self).entitlements.map(\.entitlementId) == ["premium"])
+        }
+    }
+
     @Test func theAccountThatLosesAPurchaseGetsANewETag() async throws {
         try await withServer { server in
             let x = try await server.signUp()

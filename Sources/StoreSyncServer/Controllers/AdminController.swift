@@ -16,8 +16,10 @@ struct AdminController {
         guard let accountId = context.parameters.get("accountId", as: UUID.self) else {
             throw ProblemError.invalidRequest("accountId must be a UUID", field: "accountId")
         }
-        guard let found = try await lookups.snapshot(of: accountId) else { throw ProblemError.notFound("no such account") }
-        return EntitlementController.response(for: found, request: request)
+        guard let found = try await lookups.snapshot(of: accountId, unlessHeld: request.headers[.ifNoneMatch]) else {
+            throw ProblemError.notFound("no such account")
+        }
+        return EntitlementController.response(for: found)
     }
 
     @Sendable func tokenEntitlements(_ request: Request, context: StoreSyncRequestContext) async throws -> Response {
@@ -27,10 +29,10 @@ struct AdminController {
         guard let token = UUID(uuidString: raw) else {
             throw ProblemError.invalidRequest("appAccountToken must be a UUID", field: "appAccountToken")
         }
-        guard let found = try await lookups.snapshot(ofAppAccountToken: token) else {
+        guard let found = try await lookups.snapshot(ofAppAccountToken: token, unlessHeld: request.headers[.ifNoneMatch]) else {
             throw ProblemError.notFound("no account has this appAccountToken")
         }
-        return EntitlementController.response(for: found, request: request)
+        return EntitlementController.response(for: found)
     }
 
     @Sendable func purchase(_ request: Request, context: StoreSyncRequestContext) async throws -> PurchaseHistory {

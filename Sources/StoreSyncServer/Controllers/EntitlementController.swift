@@ -11,27 +11,22 @@ struct EntitlementController {
     }
 
     @Sendable func entitlements(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        guard let found = try await lookups.snapshot(of: context.device.accountId) else {
+        guard let found = try await lookups.snapshot(of: context.device.accountId, unlessHeld: request.headers[.ifNoneMatch])
+        else {
             throw ProblemError.unauthorized("the account of this session no longer exists")
         }
-        return Self.response(for: found, request: request)
+        return Self.response(for: found)
     }
 
     /// 304 when the client already holds this version, else the snapshot; both carry the ETag.
-    static func response(for found: LookupService.SnapshotResponse, request: Request) -> Response {
+    static func response(for found: LookupService.SnapshotResponse) -> Response {
         var headers: HTTPFields = [.eTag: found.etag, .cacheControl: "private, no-cache"]
-        if let presented = request.headers[.ifNoneMatch], Self.matches(presented, found.etag) {
+        switch found {
+        case .current:
             return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response.json(found.body, headers: headers)
-    }
-
-    /// `If-None-Match` may list several tags, or `*`.
-    static func matches(_ header: String, _ etag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag == "W/\(etag)"
+        case .snapshot(let body, _):
+            headers[.contentType] = "application/json; charset=utf-8"
+            return Response.json(body, headers: headers)
         }
     }
 }

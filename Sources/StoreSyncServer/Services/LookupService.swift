@@ -52,37 +52,71 @@ struct LookupService: Sendable {
     /// account waits long for the others' rows.
     static let maxBatchSize = 64
 
-    /// A snapshot's encoded body and its ETag (the account version and the catalog revision:
-    /// either changing changes what the account is entitled to).
-    struct SnapshotResponse: Sendable {
-        let body: Data
-        let etag: String
+    /// What a lookup answers: the snapshot, or only its ETag when the caller holds that
+    /// version already. The ETag names the account version and the catalog revision: either
+    /// changing changes what the account is entitled to.
+    enum SnapshotResponse: Sendable {
+        case snapshot(body: Data, etag: String)
+        /// The caller's `If-None-Match` names the current tag: a 304, for which no snapshot was
+        /// built.
+        case current(etag: String)
+
+        var etag: String {
+            switch self {
+            case .snapshot(_, let etag), .current(let etag): etag
+            }
+        }
     }
 
     /// The account's snapshot; `nil` when the account does not exist. Served from the cache
     /// while the account version and the catalog are unchanged.
-    func snapshot(of accountId: UUID) async throws -> SnapshotResponse? {
+    ///
+    /// - Parameters:
+    ///   - accountId: The account.
+    ///   - heldTags: The request's `If-None-Match`: when it names the current tag, the answer
+    ///     is ``SnapshotResponse/current(etag:)``, and a lookup that reached the database
+    ///     derives and signs nothing (most of its cost; a device that refreshes less often than
+    ///     cached snapshots live asks exactly this).
+    func snapshot(of accountId: UUID, unlessHeld heldTags: String? = nil) async throws -> SnapshotResponse? {
         let catalogState = catalog.currentState
         let now = now()
         if let cached = snapshots.cached(accountId: accountId, catalogRevision: catalogState.revision, at: now) {
-            return SnapshotResponse(
-                body: cached.body, etag: Self.etag(version: cached.version, catalogRevision: catalogState.revision))
+            return Self.response(body: cached.body, version: cached.version, catalogRevision: catalogState.revision, heldTags)
         }
         // One statement reads the version and the ledger from one snapshot of the database, so
         // the ETag always names the data it describes.
         guard let found = try await loader.value(for: accountId) else { return nil }
+        let etag = Self.etag(version: found.version, catalogRevision: catalogState.revision)
+        if let heldTags, Self.tags(heldTags, name: etag) { return .current(etag: etag) }
         let signed = try snapshots.snapshot(
             accountId: accountId, version: found.version, ledger: found.ledger, catalog: catalogState.catalog, at: now)
         snapshots.store(signed, catalogRevision: catalogState.revision, at: now)
-        return SnapshotResponse(
-            body: signed.body, etag: Self.etag(version: found.version, catalogRevision: catalogState.revision))
+        return .snapshot(body: signed.body, etag: etag)
     }
 
     /// The snapshot of the account a StoreKit 2 appAccountToken names.
-    func snapshot(ofAppAccountToken token: UUID) async throws -> SnapshotResponse? {
+    func snapshot(ofAppAccountToken token: UUID, unlessHeld heldTags: String? = nil) async throws -> SnapshotResponse? {
         guard let account = try await pool.withConnection({ try await accounts.find(appAccountToken: token, on: $0) })
         else { return nil }
-        return try await snapshot(of: account.accountId)
+        return try await snapshot(of: account.accountId, unlessHeld: heldTags)
+    }
+
+    private static func response(body: Data, version: Int64, catalogRevision: String, _ heldTags: String?) -> SnapshotResponse {
+        let etag = etag(version: version, catalogRevision: catalogRevision)
+        if let heldTags, tags(heldTags, name: etag) { return .current(etag: etag) }
+        return .snapshot(body: body, etag: etag)
+    }
+
+    static func etag(version: Int64, catalogRevision: String) -> String {
+        "\"\(version)-\(catalogRevision)\""
+    }
+
+    /// Whether an `If-None-Match` value names `etag`: it may list several tags, weak ones, or `*`.
+    static func tags(_ header: String, name etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/\(etag)"
+        }
     }
 
     /// Owner, every version in every account, and every event of one purchase; `nil` if the
@@ -98,9 +132,5 @@ struct LookupService: Sendable {
                 environment: versions.first?.record.environment,
                 transactions: versions.map(\.record), events: trail)
         }
-    }
-
-    static func etag(version: Int64, catalogRevision: String) -> String {
-        "\"\(version)-\(catalogRevision)\""
     }
 }
