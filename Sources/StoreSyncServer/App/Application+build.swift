@@ -42,6 +42,7 @@ public func buildApplication(
     let host = configuration.httpHost
     var app = Application(
         router: router,
+        server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()])),
         configuration: .init(address: .hostname(host, port: configuration.httpPort), serverName: "StoreSync"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.httpPort
