@@ -1,4 +1,4 @@
-public import AppStorePayloads
+import AppStorePayloads
 import Logging
 import StoreSyncCore
 

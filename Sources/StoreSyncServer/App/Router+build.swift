@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 import Prometheus
 
 /// Builds the router: every route of DESIGN §4, errors as problem details, metrics by route.

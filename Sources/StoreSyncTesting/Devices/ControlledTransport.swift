@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import StoreSyncClient
 
 /// A transport for tests: the real URLSession transport, plus a switch that cuts the network,

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Accounts the tests sign up; bcrypt cost is 4 on the test server.
 public enum TestAccount {
