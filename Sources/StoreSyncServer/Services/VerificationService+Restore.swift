@@ -1,0 +1,114 @@
+import AppStoreVerification
+import Crypto
+import Foundation
+import StoreSyncCore
+
+extension VerificationService {
+    /// Verifies every signed entry of a restore (on every core, order kept). An entry whose
+    /// fields disagree with its own signed transaction — a cache edited on the device — is
+    /// rejected, and so is one whose signature does not verify.
+    ///
+    /// A text this process verified before is taken from its memo. Of the others, those whose
+    /// digest `heldVerified` finds (the texts the account already holds, stored after they
+    /// verified) are only decoded: on another instance or after a restart, a restore of what
+    /// the account holds would otherwise check every signature again. Only the rest are
+    /// verified in full.
+    ///
+    /// One task per core, each taking a contiguous slice: a task per entry spent more on
+    /// scheduling a thousand tasks than the entries' memo lookups cost.
+    ///
+    /// - Parameters:
+    ///   - entries: The restore's entries.
+    ///   - heldVerified: Which of these entries' texts (the transaction id each claims, and the
+    ///     digest) the database holds verified; asked at most once, and only for entries the
+    ///     memo does not know.
+    /// - Returns: One item per entry, in order.
+    /// - Throws: What `heldVerified` throws.
+    func restoreItems(
+        _ entries: [TransactionRecord], heldVerified: ([(transactionId: String, digest: Data)]) async throws -> Set<Data>
+    ) async throws -> [SyncItem] {
+        let looked = await inSlices(of: entries) { entry, index in lookUp(entry, at: index) }
+        let unknown = looked.compactMap { lookUp -> (transactionId: String, digest: Data)? in
+            guard case .unknown(let entry, _, let key) = lookUp else { return nil }
+            return (entry.transactionId, SignedTransactionDigest.bytes(key))
+        }
+        let held = unknown.isEmpty ? [] : try await heldVerified(unknown)
+        return await inSlices(of: looked) { lookUp, _ in
+            switch lookUp {
+            case .done(let item):
+                return item
+            case .unknown(let entry, let index, let key):
+                return await item(for: entry, at: index, key: key, verifiedBefore: held.contains(SignedTransactionDigest.bytes(key)))
+            }
+        }
+    }
+
+    /// An entry after the memo was asked.
+    private enum MemoLookUp: Sendable {
+        case done(SyncItem)
+        case unknown(TransactionRecord, index: Int, key: SHA256.Digest)
+    }
+
+    private func lookUp(_ entry: TransactionRecord, at index: Int) -> MemoLookUp {
+        guard let jws = entry.signedTransaction else { return .done(.unsigned(entry, entry: index)) }
+        let key = VerifiedJWSMemo.key(for: jws)
+        guard let known = memo.record(for: key) else { return .unknown(entry, index: index, key: key) }
+        return .done(Self.item(for: entry, at: index, verified: known))
+    }
+
+    /// `transform` applied to every element on every core, in contiguous slices, order kept.
+    private func inSlices<Element: Sendable, Result: Sendable>(
+        of elements: [Element], _ transform: @escaping @Sendable (Element, Int) async -> Result
+    ) async -> [Result] {
+        let slices = Self.slices(of: elements.count, into: ProcessInfo.processInfo.activeProcessorCount)
+        return await withTaskGroup(of: (Int, [Result]).self) { group in
+            for (number, range) in slices.enumerated() {
+                group.addTask {
+                    var results: [Result] = []
+                    results.reserveCapacity(range.count)
+                    for index in range { results.append(await transform(elements[index], index)) }
+                    return (number, results)
+                }
+            }
+            var done = [[Result]](repeating: [], count: slices.count)
+            for await (number, results) in group { done[number] = results }
+            return done.flatMap { $0 }
+        }
+    }
+
+    /// `count` indices in at most `parts` contiguous ranges of nearly equal length.
+    static func slices(of count: Int, into parts: Int) -> [Range<Int>] {
+        let parts = max(1, min(parts, count))
+        guard count > 0 else { return [] }
+        return (0..<parts).map { part in (part * count / parts)..<((part + 1) * count / parts) }
+    }
+
+    /// Verifies an entry the memo does not know, or only decodes it when its exact text
+    /// verified before; remembers the record either way.
+    private func item(for entry: TransactionRecord, at index: Int, key: SHA256.Digest, verifiedBefore: Bool) async
+        -> SyncItem
+    {
+        guard let jws = entry.signedTransaction else { return .unsigned(entry, entry: index) }
+        do {
+            let record = verifiedBefore
+                ? try verifier.transaction(verifiedBefore: jws).record
+                : try await verifier.verifyTransaction(jws).record
+            // A record accepted only under the development switch is not worth remembering.
+            if record.evidence == .jws { memo.remember(record, for: key) }
+            return Self.item(for: entry, at: index, verified: record)
+        } catch {
+            return .rejected(entry, entry: index, reason: "the signed transaction was refused: \(error)")
+        }
+    }
+
+    /// The item of an entry whose signed transaction is `record`.
+    private static func item(for entry: TransactionRecord, at index: Int, verified record: TransactionRecord) -> SyncItem {
+        guard record.transactionId == entry.transactionId,
+            record.originalTransactionId == entry.originalTransactionId,
+            record.productId == entry.productId
+        else {
+            return .rejected(entry, entry: index, reason: "the entry does not match its own signed transaction")
+        }
+        return .verified(record, entry: index)
+    }
+}
