@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 
-/// The SHA-256 of a signed transaction's exact text: how the server recognises a JWS it has
-/// verified before, in memory (``VerifiedJWSMemo``) and in the `transactions` table
-/// (`signed_transaction_sha256`, which migration 0004 computes the same way in SQL).
+/// The SHA-256 of a signed transaction's exact text: how the `transactions` table recognises a
+/// JWS verified before (`signed_transaction_sha256`, which migration 0004 computes the same way
+/// in SQL).
 enum SignedTransactionDigest {
     static func of(_ jws: String) -> SHA256.Digest {
         var jws = jws

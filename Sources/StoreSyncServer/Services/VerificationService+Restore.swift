@@ -1,5 +1,4 @@
 import AppStoreVerification
-import Crypto
 import Foundation
 import StoreSyncCore
 
@@ -29,16 +28,16 @@ extension VerificationService {
     ) async throws -> [SyncItem] {
         let looked = await inSlices(of: entries) { entry, index in lookUp(entry, at: index) }
         let unknown = looked.compactMap { lookUp -> (transactionId: String, digest: Data)? in
-            guard case .unknown(let entry, _, let key) = lookUp else { return nil }
-            return (entry.transactionId, SignedTransactionDigest.bytes(key))
+            guard case .unknown(let entry, _, let digest) = lookUp else { return nil }
+            return (entry.transactionId, digest)
         }
         let held = unknown.isEmpty ? [] : try await heldVerified(unknown)
         return await inSlices(of: looked) { lookUp, _ in
             switch lookUp {
             case .done(let item):
                 return item
-            case .unknown(let entry, let index, let key):
-                return await item(for: entry, at: index, key: key, verifiedBefore: held.contains(SignedTransactionDigest.bytes(key)))
+            case .unknown(let entry, let index, let digest):
+                return await item(for: entry, at: index, verifiedBefore: held.contains(digest))
             }
         }
     }
@@ -46,13 +45,15 @@ extension VerificationService {
     /// An entry after the memo was asked.
     private enum MemoLookUp: Sendable {
         case done(SyncItem)
-        case unknown(TransactionRecord, index: Int, key: SHA256.Digest)
+        /// The memo does not know it: the SHA-256 of its text, to look it up in the database.
+        case unknown(TransactionRecord, index: Int, digest: Data)
     }
 
     private func lookUp(_ entry: TransactionRecord, at index: Int) -> MemoLookUp {
         guard let jws = entry.signedTransaction else { return .done(.unsigned(entry, entry: index)) }
-        let key = VerifiedJWSMemo.key(for: jws)
-        guard let known = memo.record(for: key) else { return .unknown(entry, index: index, key: key) }
+        guard let known = memo.record(for: jws) else {
+            return .unknown(entry, index: index, digest: SignedTransactionDigest.bytes(of: jws))
+        }
         return .done(Self.item(for: entry, at: index, verified: known))
     }
 
@@ -85,7 +86,7 @@ extension VerificationService {
 
     /// Verifies an entry the memo does not know, or only decodes it when its exact text
     /// verified before; remembers the record either way.
-    private func item(for entry: TransactionRecord, at index: Int, key: SHA256.Digest, verifiedBefore: Bool) async
+    private func item(for entry: TransactionRecord, at index: Int, verifiedBefore: Bool) async
         -> SyncItem
     {
         guard let jws = entry.signedTransaction else { return .unsigned(entry, entry: index) }
@@ -94,7 +95,7 @@ extension VerificationService {
                 ? try verifier.transaction(verifiedBefore: jws).record
                 : try await verifier.verifyTransaction(jws).record
             // A record accepted only under the development switch is not worth remembering.
-            if record.evidence == .jws { memo.remember(record, for: key) }
+            if record.evidence == .jws { memo.remember(record) }
             return Self.item(for: entry, at: index, verified: record)
         } catch {
             return .rejected(entry, entry: index, reason: "the signed transaction was refused: \(error)")

@@ -49,11 +49,10 @@ struct VerificationService: Sendable {
 
     /// The record of a signed transaction: remembered when this exact text verified before.
     private func verified(_ jws: String) async throws -> TransactionRecord {
-        let key = VerifiedJWSMemo.key(for: jws)
-        if let known = memo.record(for: key) { return known }
+        if let known = memo.record(for: jws) { return known }
         let result = try await verifier.verifyTransaction(jws)
         // A record accepted only under the development switch is not worth remembering.
-        if result.record.evidence == .jws { memo.remember(result.record, for: key) }
+        if result.record.evidence == .jws { memo.remember(result.record) }
         return result.record
     }
 
