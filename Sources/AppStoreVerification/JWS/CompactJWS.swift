@@ -1,5 +1,12 @@
 import AppStorePayloads
 import Crypto
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A compact JWS split into its parts, with its header decoded and checked.
 ///
 /// Parsing checks only the form (three strict base64url parts, a JSON header, `ES256`);
@@ -66,11 +73,8 @@ struct CompactJWS: Sendable {
         // ~6 KB one index at a time and cost more than the rest of decoding.
         let payload = text.withUTF8 { bytes -> Result<[UInt8], VerificationError> in
             guard bytes.count <= maximumLength else { return .failure(.malformed("the JWS is larger than \(maximumLength) bytes")) }
-            let dot = UInt8(ascii: ".")
-            guard let first = bytes.firstIndex(of: dot),
-                let second = bytes[(first + 1)...].firstIndex(of: dot),
-                !bytes[(second + 1)...].contains(dot),
-                first > 0, second > first + 1, second < bytes.count - 1
+            guard let first = Self.dot(in: bytes, from: 0), let second = Self.dot(in: bytes, from: first + 1),
+                Self.dot(in: bytes, from: second + 1) == nil, first > 0, second > first + 1, second < bytes.count - 1
             else { return .failure(.malformed("a compact JWS has three non-empty dot-separated parts")) }
             guard let payload = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])) else {
                 return .failure(.malformed("the payload is not base64url"))
@@ -78,6 +82,15 @@ struct CompactJWS: Sendable {
             return .success(payload)
         }
         return try payload.get()
+    }
+
+    /// The index of the first `.` at or after `start`, found by `memchr` (the header alone is
+    /// ~4.5 KB; a loop over it cost as much as decoding the payload).
+    private static func dot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Decodes and checks a header's base64url text.
