@@ -24,13 +24,8 @@ import Testing
         try Data(try TestPKI.make(name: "Unrelated").rootPEM.utf8).write(to: otherRoots)
 
         try await withServer { first in
-            let second = try await TestServer.secondInstance(of: first) { $0.trustedRootsPath = otherRoots.path }
-            do {
+            try await withSecondInstance(of: first, configure: { $0.trustedRootsPath = otherRoots.path }) { second in
                 try await body(first, second)
-                await second.stop()
-            } catch {
-                await second.stop()
-                throw error
             }
         }
     }
@@ -83,18 +78,13 @@ import Testing
             let coins = try await buy(
                 TestPurchases.record(TestCatalog.coins, type: .consumable, purchased: server.clock.now()), on: server,
                 token: account.token)
-            let restarted = try await TestServer.secondInstance(of: server)
-            do {
+            try await withSecondInstance(of: server) { restarted in
                 var forged = coins
                 forged.productId = TestCatalog.lifetime
                 forged.productType = .nonConsumable
                 let response = try await restarted.restore([forged], token: account.token)
                 #expect(response.verdicts.map(\.verdict) == [.rejected])
                 #expect(response.snapshot.entitlements.isEmpty)
-                await restarted.stop()
-            } catch {
-                await restarted.stop()
-                throw error
             }
         }
     }

@@ -20,14 +20,7 @@ import Testing
 
     private func withTwoInstances(_ body: (TestServer, TestServer) async throws -> Void) async throws {
         try await withServer { first in
-            let second = try await TestServer.secondInstance(of: first)
-            do {
-                try await body(first, second)
-                await second.stop()
-            } catch {
-                await second.stop()
-                throw error
-            }
+            try await withSecondInstance(of: first) { second in try await body(first, second) }
         }
     }
 
