@@ -38,28 +38,23 @@ struct CompactJWS: Sendable {
     ///   with a JSON header, ``VerificationError/unsupportedAlgorithm(_:)`` unless `ES256`.
     init(_ text: String, verifiedChains: VerifiedChainCache? = nil) throws(VerificationError) {
         let bytes = Array(text.utf8)
-        guard bytes.count <= Self.maximumLength else {
-            throw .malformed("the JWS is larger than \(Self.maximumLength) bytes")
-        }
-        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .malformed("a compact JWS has three dot-separated parts") }
-        guard !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else {
-            throw .malformed("a part of the JWS is empty")
-        }
-        let headerDigest = parts[0].withUnsafeBytes { SHA256.hash(data: $0) }
+        let parts = try Self.parts(of: bytes)
+        let headerDigest = bytes[parts.header].withUnsafeBytes { SHA256.hash(data: $0) }
         let header: JWSHeader
         if let known = verifiedChains?[headerDigest] {
             header = known.header
         } else {
-            header = try Self.decodeHeader(parts[0])
+            header = try Self.decodeHeader(bytes[parts.header])
         }
-        guard let payload = Base64URL.decode(parts[1]) else { throw .malformed("the payload is not base64url") }
-        guard let signature = Base64URL.decode(parts[2]) else { throw .malformed("the signature is not base64url") }
+        guard let payload = Base64URL.decode(bytes[parts.payload]) else { throw .malformed("the payload is not base64url") }
+        guard let signature = Base64URL.decode(bytes[parts.signature]) else {
+            throw .malformed("the signature is not base64url")
+        }
         self.header = header
         self.headerDigest = headerDigest
         self.payload = payload
         self.signature = signature
-        self.signingInput = Array(bytes[..<parts[1].endIndex])
+        self.signingInput = Array(bytes[..<parts.payload.upperBound])
     }
 
     /// The decoded payload of a compact JWS, its header and signature left alone: for a text
@@ -68,24 +63,33 @@ struct CompactJWS: Sendable {
     /// - Throws: ``VerificationError/malformed(_:)`` unless the text has the form of a compact
     ///   JWS and its payload is base64url.
     static func payload(of text: String) throws(VerificationError) -> [UInt8] {
-        var text = text
-        // Straight over the UTF-8 buffer: splitting `String.UTF8View` generically walked the
-        // ~6 KB one index at a time and cost more than the rest of decoding.
-        let payload = text.withUTF8 { bytes -> Result<[UInt8], VerificationError> in
-            guard bytes.count <= maximumLength else { return .failure(.malformed("the JWS is larger than \(maximumLength) bytes")) }
-            guard let first = Self.dot(in: bytes, from: 0), let second = Self.dot(in: bytes, from: first + 1),
-                Self.dot(in: bytes, from: second + 1) == nil, first > 0, second > first + 1, second < bytes.count - 1
-            else { return .failure(.malformed("a compact JWS has three non-empty dot-separated parts")) }
-            guard let payload = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])) else {
-                return .failure(.malformed("the payload is not base64url"))
-            }
-            return .success(payload)
+        let bytes = Array(text.utf8)
+        guard let payload = Base64URL.decode(bytes[try parts(of: bytes).payload]) else {
+            throw .malformed("the payload is not base64url")
         }
-        return try payload.get()
+        return payload
     }
 
-    /// The index of the first `.` at or after `start`, found by `memchr` (the header alone is
-    /// ~4.5 KB; a loop over it cost as much as decoding the payload).
+    /// Where a compact JWS's three parts lie, after checking its form: at most
+    /// ``maximumLength`` bytes, exactly two dots, no part empty.
+    private static func parts(of bytes: [UInt8]) throws(VerificationError)
+        -> (header: Range<Int>, payload: Range<Int>, signature: Range<Int>)
+    {
+        guard bytes.count <= maximumLength else { throw .malformed("the JWS is larger than \(maximumLength) bytes") }
+        let dots = bytes.withUnsafeBufferPointer { buffer in
+            let first = dot(in: buffer, from: 0)
+            let second = first.flatMap { dot(in: buffer, from: $0 + 1) }
+            return (first, second, second.flatMap { dot(in: buffer, from: $0 + 1) })
+        }
+        guard let first = dots.0, let second = dots.1, dots.2 == nil else {
+            throw .malformed("a compact JWS has three dot-separated parts")
+        }
+        guard first > 0, second > first + 1, second < bytes.count - 1 else { throw .malformed("a part of the JWS is empty") }
+        return (0..<first, (first + 1)..<second, (second + 1)..<bytes.count)
+    }
+
+    /// The index of the first `.` at or after `start`, found by `memchr`: the header alone is
+    /// ~4.5 KB, and a loop over it cost as much as decoding the payload.
     private static func dot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard start < bytes.count, let base = bytes.baseAddress,
             let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
