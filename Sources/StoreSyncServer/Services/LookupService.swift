@@ -81,13 +81,14 @@ struct LookupService: Sendable {
         let catalogState = catalog.currentState
         let now = now()
         if let cached = snapshots.cached(accountId: accountId, catalogRevision: catalogState.revision, at: now) {
-            return Self.response(body: cached.body, version: cached.version, catalogRevision: catalogState.revision, heldTags)
+            let etag = Self.etag(version: cached.version, catalogRevision: catalogState.revision)
+            return Self.ifNoneMatch(heldTags, names: etag) ? .current(etag: etag) : .snapshot(body: cached.body, etag: etag)
         }
         // One statement reads the version and the ledger from one snapshot of the database, so
         // the ETag always names the data it describes.
         guard let found = try await loader.value(for: accountId) else { return nil }
         let etag = Self.etag(version: found.version, catalogRevision: catalogState.revision)
-        if let heldTags, Self.tags(heldTags, name: etag) { return .current(etag: etag) }
+        if Self.ifNoneMatch(heldTags, names: etag) { return .current(etag: etag) }
         let signed = try snapshots.snapshot(
             accountId: accountId, version: found.version, ledger: found.ledger, catalog: catalogState.catalog, at: now)
         snapshots.store(signed, catalogRevision: catalogState.revision, at: now)
@@ -101,19 +102,14 @@ struct LookupService: Sendable {
         return try await snapshot(of: account.accountId, unlessHeld: heldTags)
     }
 
-    private static func response(body: Data, version: Int64, catalogRevision: String, _ heldTags: String?) -> SnapshotResponse {
-        let etag = etag(version: version, catalogRevision: catalogRevision)
-        if let heldTags, tags(heldTags, name: etag) { return .current(etag: etag) }
-        return .snapshot(body: body, etag: etag)
-    }
-
     static func etag(version: Int64, catalogRevision: String) -> String {
         "\"\(version)-\(catalogRevision)\""
     }
 
     /// Whether an `If-None-Match` value names `etag`: it may list several tags, weak ones, or `*`.
-    static func tags(_ header: String, name etag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
+    static func ifNoneMatch(_ header: String?, names etag: String) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { candidate in
             let tag = candidate.trimmingCharacters(in: .whitespaces)
             return tag == "*" || tag == etag || tag == "W/\(etag)"
         }

@@ -28,7 +28,7 @@ extension VerificationService {
     ) async throws -> [SyncItem] {
         let looked = await inSlices(of: entries) { entry, index in lookUp(entry, at: index) }
         let unknown = looked.compactMap { lookUp -> (transactionId: String, digest: Data)? in
-            guard case .unknown(let entry, _, let digest) = lookUp else { return nil }
+            guard case .unknown(let entry, _, _, let digest) = lookUp else { return nil }
             return (entry.transactionId, digest)
         }
         let held = unknown.isEmpty ? [] : try await heldVerified(unknown)
@@ -36,8 +36,8 @@ extension VerificationService {
             switch lookUp {
             case .done(let item):
                 return item
-            case .unknown(let entry, let index, let digest):
-                return await item(for: entry, at: index, verifiedBefore: held.contains(digest))
+            case .unknown(let entry, let jws, let index, let digest):
+                return await item(for: entry, jws: jws, at: index, verifiedBefore: held.contains(digest))
             }
         }
     }
@@ -46,13 +46,13 @@ extension VerificationService {
     private enum MemoLookUp: Sendable {
         case done(SyncItem)
         /// The memo does not know it: the SHA-256 of its text, to look it up in the database.
-        case unknown(TransactionRecord, index: Int, digest: Data)
+        case unknown(TransactionRecord, jws: String, index: Int, digest: Data)
     }
 
     private func lookUp(_ entry: TransactionRecord, at index: Int) -> MemoLookUp {
         guard let jws = entry.signedTransaction else { return .done(.unsigned(entry, entry: index)) }
         guard let known = memo.record(for: jws) else {
-            return .unknown(entry, index: index, digest: SignedTransactionDigest.bytes(of: jws))
+            return .unknown(entry, jws: jws, index: index, digest: SignedTransactionDigest.bytes(of: jws))
         }
         return .done(Self.item(for: entry, at: index, verified: known))
     }
@@ -85,18 +85,10 @@ extension VerificationService {
     }
 
     /// Verifies an entry the memo does not know, or only decodes it when its exact text
-    /// verified before; remembers the record either way.
-    private func item(for entry: TransactionRecord, at index: Int, verifiedBefore: Bool) async
-        -> SyncItem
-    {
-        guard let jws = entry.signedTransaction else { return .unsigned(entry, entry: index) }
+    /// verified before.
+    private func item(for entry: TransactionRecord, jws: String, at index: Int, verifiedBefore: Bool) async -> SyncItem {
         do {
-            let record = verifiedBefore
-                ? try verifier.transaction(verifiedBefore: jws).record
-                : try await verifier.verifyTransaction(jws).record
-            // A record accepted only under the development switch is not worth remembering.
-            if record.evidence == .jws { memo.remember(record) }
-            return Self.item(for: entry, at: index, verified: record)
+            return Self.item(for: entry, at: index, verified: try await verifiedAndRemembered(jws, verifiedBefore: verifiedBefore))
         } catch {
             return .rejected(entry, entry: index, reason: "the signed transaction was refused: \(error)")
         }

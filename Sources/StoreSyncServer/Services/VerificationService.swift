@@ -50,10 +50,18 @@ struct VerificationService: Sendable {
     /// The record of a signed transaction: remembered when this exact text verified before.
     private func verified(_ jws: String) async throws -> TransactionRecord {
         if let known = memo.record(for: jws) { return known }
-        let result = try await verifier.verifyTransaction(jws)
+        return try await verifiedAndRemembered(jws, verifiedBefore: false)
+    }
+
+    /// Verifies a JWS the memo does not know (or, when its exact text verified before, only
+    /// decodes it) and remembers the record.
+    func verifiedAndRemembered(_ jws: String, verifiedBefore: Bool) async throws -> TransactionRecord {
+        let record = verifiedBefore
+            ? try verifier.transaction(verifiedBefore: jws).record
+            : try await verifier.verifyTransaction(jws).record
         // A record accepted only under the development switch is not worth remembering.
-        if result.record.evidence == .jws { memo.remember(result.record) }
-        return result.record
+        if record.evidence == .jws { memo.remember(record) }
+        return record
     }
 
     /// Verifies a version kept for an unclaimed purchase again; a version that no longer
