@@ -251,6 +251,7 @@ let package = Package(
             name: "StoreSyncServerTests",
             dependencies: [
                 "AppStorePayloads",
+                "AppStoreVerification",
                 "StoreSyncServer",
                 "StoreSyncTesting",
                 "StoreSyncAPI",

@@ -1,14 +1,16 @@
+import AppStoreVerification
 import Foundation
+import Logging
 import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncCore
-import StoreSyncServer
+@testable import StoreSyncServer
 import StoreSyncTesting
 import Testing
 
 /// A restore presents mostly what the account already holds. A JWS whose exact text the account
-/// holds verified (found by its SHA-256, migration 0004) is decoded, not verified again, on
-/// every instance; anything else is verified in full.
+/// holds verified (found by its SHA-256, migration 0004) is taken from the row it was stored in,
+/// not verified or decoded again, on every instance; anything else is verified in full.
 ///
 /// The instance under test trusts only another PKI's root, so a text it verified itself would
 /// be refused: a `known` verdict there proves no second verification happened, and a
@@ -69,6 +71,58 @@ import Testing
             #expect(resigned.signedTransaction != lifetime.signedTransaction)
             let response = try await second.restore([resigned, lifetime], token: account.token)
             #expect(response.verdicts.map(\.verdict) == [.rejected, .known])
+        }
+    }
+
+    @Test func aHeldTextOfAnotherEnvironmentIsVerifiedAndRefused() async throws {
+        try await withServer { server in
+            let account = try await server.signUp()
+            let lifetime = try await buy(TestPurchases.record(purchased: server.clock.now()), on: server, token: account.token)
+            // The same database served by an instance reconfigured for production: the sandbox
+            // row is not taken as it is, and verifying the text refuses its environment.
+            try await withSecondInstance(of: server, configure: { $0.environment = .production; $0.appAppleId = 1 }) { production in
+                let response = try await production.restore([lifetime], token: account.token)
+                #expect(response.verdicts.map(\.verdict) == [.rejected])
+                #expect(response.verdicts.first?.reason?.contains("environment") == true)
+            }
+        }
+    }
+
+    /// A held text stands for its row, which must be field for field what verifying the text
+    /// gives: the restore decides with it in place of a verification.
+    @Test(arguments: ProductType.allCases)
+    func aHeldVersionIsTheRecordVerifyingItsTextGives(type: ProductType) async throws {
+        try await withServer { server in
+            let account = try await server.signUp()
+            let product = TestCatalog.products.first { $0.type == type }!.productId
+            let purchased = server.clock.now().addingTimeInterval(-2 * 86_400)
+            // Every optional column filled in somewhere: expiry and group, a revocation, a token.
+            let record = switch type {
+            case .autoRenewable:
+                TestPurchases.record(
+                    product, type: type, purchased: purchased, expires: purchased.addingTimeInterval(30 * 86_400),
+                    group: TestCatalog.subscriptionGroup)
+            case .nonRenewing: TestPurchases.record(product, type: type, purchased: purchased, revoked: purchased + 3_600)
+            case .nonConsumable: TestPurchases.record(product, type: type, purchased: purchased, token: UUID())
+            case .consumable: TestPurchases.record(product, type: type, purchased: purchased)
+            }
+            let entry = try await buy(record, on: server, token: account.token)
+            let jws = try #require(entry.signedTransaction)
+            let verifier = SignedDataVerifier(
+                configuration: try VerifierConfiguration(
+                    bundleId: server.signer.bundleId, environment: server.configuration.environment,
+                    trustedRoots: [server.pki.root]),
+                logger: Logger(label: "test"))
+            var verified = try await verifier.verifyTransaction(jws).record
+            verified.signedTransaction = nil
+
+            let digest = SignedTransactionDigest.bytes(of: jws)
+            let held = try await server.database.withConnection {
+                try await TransactionRepository().heldVersions(
+                    among: [(entry.transactionId, digest), (entry.transactionId, Data(repeating: 0, count: 32))],
+                    heldBy: account.accountId, on: $0)
+            }
+            #expect(held == [digest: verified])
         }
     }
 

@@ -57,19 +57,6 @@ struct CompactJWS: Sendable {
         self.signingInput = Array(bytes[..<parts.payload.upperBound])
     }
 
-    /// The decoded payload of a compact JWS, its header and signature left alone: for a text
-    /// that verified before (``SignedDataVerifier/transaction(verifiedBefore:)``).
-    ///
-    /// - Throws: ``VerificationError/malformed(_:)`` unless the text has the form of a compact
-    ///   JWS and its payload is base64url.
-    static func payload(of text: String) throws(VerificationError) -> [UInt8] {
-        let bytes = Array(text.utf8)
-        guard let payload = Base64URL.decode(bytes[try parts(of: bytes).payload]) else {
-            throw .malformed("the payload is not base64url")
-        }
-        return payload
-    }
-
     /// Where a compact JWS's three parts lie, after checking its form: at most
     /// ``maximumLength`` bytes, exactly two dots, no part empty.
     private static func parts(of bytes: [UInt8]) throws(VerificationError)

@@ -50,15 +50,12 @@ struct VerificationService: Sendable {
     /// The record of a signed transaction: remembered when this exact text verified before.
     private func verified(_ jws: String) async throws -> TransactionRecord {
         if let known = memo.record(for: jws) { return known }
-        return try await verifiedAndRemembered(jws, verifiedBefore: false)
+        return try await verifiedAndRemembered(jws)
     }
 
-    /// Verifies a JWS the memo does not know (or, when its exact text verified before, only
-    /// decodes it) and remembers the record.
-    func verifiedAndRemembered(_ jws: String, verifiedBefore: Bool) async throws -> TransactionRecord {
-        let record = verifiedBefore
-            ? try verifier.transaction(verifiedBefore: jws).record
-            : try await verifier.verifyTransaction(jws).record
+    /// Verifies a JWS the memo does not know and remembers the record.
+    func verifiedAndRemembered(_ jws: String) async throws -> TransactionRecord {
+        let record = try await verifier.verifyTransaction(jws).record
         // A record accepted only under the development switch is not worth remembering.
         if record.evidence == .jws { memo.remember(record) }
         return record

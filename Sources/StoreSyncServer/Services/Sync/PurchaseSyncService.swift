@@ -45,8 +45,7 @@ struct PurchaseSyncService: Sendable {
         }
         var items = try await verification.restoreItems(request.entries) { digests in
             try await pool.withConnection { connection in
-                try await TransactionRepository().verifiedSignedTransactions(
-                    among: digests, heldBy: device.accountId, on: connection)
+                try await TransactionRepository().heldVersions(among: digests, heldBy: device.accountId, on: connection)
             }
         }
         let flags = (request.legacyFlags ?? [:]).filter(\.value).keys.sorted()
