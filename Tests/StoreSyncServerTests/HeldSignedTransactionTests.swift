@@ -117,11 +117,11 @@ import Testing
             verified.signedTransaction = nil
 
             let digest = SignedTransactionDigest.bytes(of: jws)
-            let held = try await server.database.withConnection {
-                try await TransactionRepository().heldVersions(
-                    among: [(entry.transactionId, digest), (entry.transactionId, Data(repeating: 0, count: 32))],
-                    heldBy: account.accountId, on: $0)
+            let found = try await server.database.withConnection {
+                try await LookupQuery.run([account.accountId], withDigests: true, on: $0)[account.accountId]
             }
+            let held = try #require(found).heldVersions(
+                among: [(entry.transactionId, digest), (entry.transactionId, Data(repeating: 0, count: 32)), ("1", digest)])
             #expect(held == [digest: verified])
         }
     }

@@ -22,16 +22,34 @@ public enum LookupQuery {
     struct Found: Sendable {
         let version: Int64
         let ledger: Ledger
+        /// The versions stored with a JWS that verified, by the SHA-256 of its text; filled in
+        /// only when the lookup was asked for digests.
+        var verifiedTexts: [Data: TransactionRecord] = [:]
+
+        /// The versions among `presented` (each the transaction id a text claims, and the
+        /// digest of the text) the account holds verified, by digest.
+        func heldVersions(among presented: [(transactionId: String, digest: Data)]) -> [Data: TransactionRecord] {
+            var held: [Data: TransactionRecord] = [:]
+            for (transactionId, digest) in presented {
+                guard let record = verifiedTexts[digest], record.transactionId == transactionId else { continue }
+                held[digest] = record
+            }
+            return held
+        }
     }
 
-    static func query(for accountIds: [UUID]) -> PostgresQuery {
-        """
+    /// - Parameters:
+    ///   - accountIds: The accounts, without duplicates.
+    ///   - withDigests: Whether each transaction row starts with `signed_transaction_sha256`.
+    static func query(for accountIds: [UUID], withDigests: Bool = false) -> PostgresQuery {
+        let digest: StaticString = withDigests ? "signed_transaction_sha256, " : ""
+        return """
         SELECT accounts.account_id, versions.version, found.*
         FROM unnest(\(accountIds)) AS accounts (account_id)
         JOIN account_versions AS versions ON versions.account_id = accounts.account_id
         LEFT JOIN LATERAL (
             SELECT held.*, renewals.*
-            FROM (SELECT \(unescaped: TransactionRow.columns) FROM transactions
+            FROM (SELECT \(unescaped: digest)\(unescaped: TransactionRow.columns) FROM transactions
                   WHERE account_id = accounts.account_id) AS held
             FULL JOIN (SELECT \(unescaped: RenewalInfoRepository.columns) FROM renewal_infos
                        WHERE account_id = accounts.account_id) AS renewals ON false
@@ -39,28 +57,42 @@ public enum LookupQuery {
         """
     }
 
-    /// Where each column group starts.
+    /// Where the columns of a transaction row start.
     private static let heldColumn = 2
-    private static let renewalColumn = heldColumn + TransactionRow.columnCount
 
     /// Runs the lookup; accounts that do not exist are missing from the answer.
-    static func run(_ accountIds: [UUID], on connection: PostgresConnection) async throws -> [UUID: Found] {
-        let rows = try await connection.query(query(for: accountIds))
+    ///
+    /// - Parameters:
+    ///   - accountIds: The accounts, without duplicates.
+    ///   - withDigests: Whether to read the digests of the stored JWS as well (a restore
+    ///     recognises the texts an account holds by them); lookups leave them out.
+    ///   - connection: Where to run it.
+    static func run(_ accountIds: [UUID], withDigests: Bool = false, on connection: PostgresConnection) async throws
+        -> [UUID: Found]
+    {
+        let rows = try await connection.query(query(for: accountIds, withDigests: withDigests))
+        let recordColumn = heldColumn + (withDigests ? 1 : 0)
+        let renewalColumn = recordColumn + TransactionRow.columnCount
         var versions: [UUID: Int64] = [:]
         var records: [UUID: [TransactionRecord]] = [:]
         var renewals: [UUID: [RenewalInfo]] = [:]
+        var verifiedTexts: [UUID: [Data: TransactionRecord]] = [:]
         for row in rows {
             let accountId = try row.decodeColumn(at: 0, as: UUID.self)
             versions[accountId] = try row.decodeColumn(at: 1, as: Int64.self)
-            if try row.decodeColumn(at: heldColumn, as: String?.self) != nil {
-                records[accountId, default: []].append(try TransactionRow.record(row, startingAt: heldColumn))
+            if try row.decodeColumn(at: recordColumn, as: String?.self) != nil {
+                let record = try TransactionRow.record(row, startingAt: recordColumn)
+                records[accountId, default: []].append(record)
+                if withDigests, record.evidence == .jws, let digest = try row.decodeColumn(at: heldColumn, as: Data?.self) {
+                    verifiedTexts[accountId, default: [:]][digest] = record
+                }
             } else if try row.decodeColumn(at: renewalColumn, as: String?.self) != nil {
                 renewals[accountId, default: []].append(try RenewalInfoRepository.renewalInfo(row, startingAt: renewalColumn))
             }
         }
         return versions.reduce(into: [:]) { found, entry in
             let ledger = Ledger(records: records[entry.key] ?? [], renewalInfos: renewals[entry.key] ?? [])
-            found[entry.key] = Found(version: entry.value, ledger: ledger)
+            found[entry.key] = Found(version: entry.value, ledger: ledger, verifiedTexts: verifiedTexts[entry.key] ?? [:])
         }
     }
 }

@@ -73,32 +73,6 @@ struct TransactionRepository: Sendable {
         })
     }
 
-    /// The versions the account holds whose exact signed text is among these (each given as
-    /// the transaction id it claims and the SHA-256 of its text), by digest: texts that verified
-    /// when they were stored (evidence `jws`), read back as the rows they were stored in, without
-    /// their text.
-    ///
-    /// The claimed id only narrows the search to a primary-key lookup per entry (an array of a
-    /// thousand digests compared with each of a thousand rows took 7 ms); an entry that claims
-    /// a wrong id is simply not found, and is verified in full.
-    func heldVersions(
-        among presented: [(transactionId: String, digest: Data)], heldBy accountId: UUID, on connection: PostgresConnection
-    ) async throws -> [Data: TransactionRecord] {
-        guard !presented.isEmpty else { return [:] }
-        let rows = try await connection.query(
-            """
-            SELECT held.signed_transaction_sha256, \(unescaped: TransactionRow.columns)
-            FROM unnest(\(presented.map(\.transactionId)), \(presented.map(\.digest))) AS presented (claimed_id, digest)
-            JOIN transactions AS held ON held.account_id = \(accountId) AND held.transaction_id = presented.claimed_id
-                AND held.signed_transaction_sha256 = presented.digest AND held.evidence = 'jws'
-            """)
-        var versions: [Data: TransactionRecord] = [:]
-        for row in rows {
-            versions[try row.decodeColumn(at: 0, as: Data.self)] = try TransactionRow.record(row, startingAt: 1)
-        }
-        return versions
-    }
-
     /// The versions of one purchase an account holds.
     func chain(_ originalTransactionId: String, of accountId: UUID, on connection: PostgresConnection) async throws
         -> [TransactionRecord]

@@ -11,8 +11,8 @@ extension VerificationService {
     /// `heldVersions` finds by digest (the texts the account already holds, stored after they
     /// verified) are taken from the rows they were stored in: on another instance or after a
     /// restart, a restore of what the account holds would otherwise check every signature
-    /// again, or at least decode every payload (a thousand: ~5 ms on both cores, against ~1 ms
-    /// to read them with the lookup). Only the rest are verified in full.
+    /// again, or at least decode every payload (a thousand: ~5 ms on both cores). Only the rest
+    /// are verified in full.
     ///
     /// One task per core, each taking a contiguous slice: a task per entry spent more on
     /// scheduling a thousand tasks than the entries' memo lookups cost.

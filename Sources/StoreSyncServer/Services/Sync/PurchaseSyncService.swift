@@ -39,22 +39,39 @@ struct PurchaseSyncService: Sendable {
 
     /// `POST /v1/restore`: every entry gets a verdict; only `userInitiated` may move purchases;
     /// `dryRun` answers the same and changes nothing.
+    ///
+    /// The account's ledger is read, with the digests of the texts it holds, while the entries
+    /// are looked up in the memo and hashed: the texts the account holds are recognised from
+    /// it, and the database transaction starts from it unless the account's version moved in
+    /// between. On another instance a restore of a thousand known entries otherwise looked the
+    /// texts up in a statement of their own and then read the ledger again under the lock
+    /// (27–28 → 23.5–24 ms). Starting the read before the body arrived gained under a
+    /// millisecond, not worth a database read for every malformed body.
     func restore(_ request: RestoreRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
         guard request.entries.count <= maxRestoreEntries else {
             throw ProblemError.invalidRequest("at most \(maxRestoreEntries) entries per restore", field: "entries")
         }
-        var items = try await verification.restoreItems(request.entries) { digests in
-            try await pool.withConnection { connection in
-                try await TransactionRepository().heldVersions(among: digests, heldBy: device.accountId, on: connection)
-            }
+        let accountId = device.accountId
+        let current = Task { [pool] in
+            try await pool.withConnection { try await LookupQuery.run([accountId], withDigests: true, on: $0)[accountId] }
+        }
+        defer { current.cancel() }
+        var items = try await verification.restoreItems(request.entries) { presented in
+            try await current.value?.heldVersions(among: presented) ?? [:]
         }
         let flags = (request.legacyFlags ?? [:]).filter(\.value).keys.sorted()
         items += flags.map { SyncItem.legacyFlag(productId: $0) }
         let options = SyncOptions(userInitiated: request.userInitiated ?? false, dryRun: request.dryRun ?? false)
-        return try await sync(items, for: device.accountId, options: options)
+        return try await sync(items, for: accountId, options: options, read: try await current.value)
     }
 
-    private func sync(_ items: [SyncItem], for accountId: UUID, options: SyncOptions) async throws -> SyncOutcome {
+    /// Applies `items` in one database transaction and signs the account's snapshot after it.
+    ///
+    /// - Parameter read: The account's ledger read before the transaction, which starts from it
+    ///   when the account's version has not moved since.
+    private func sync(
+        _ items: [SyncItem], for accountId: UUID, options: SyncOptions, read: LookupQuery.Found? = nil
+    ) async throws -> SyncOutcome {
         let now = now()
         let catalog = catalog.current
         let result: SyncTransaction.Result
@@ -62,7 +79,8 @@ struct PurchaseSyncService: Sendable {
             result = try await pool.withRetryingTransaction(isolation: .readCommitted) { connection in
                 let transaction = SyncTransaction(
                     connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog,
-                    now: now, verifyUnclaimed: { [verification] kind, payload in await verification.unclaimed(kind, payload) })
+                    now: now, read: read.map { ($0.version, $0.ledger) },
+                    verifyUnclaimed: { [verification] kind, payload in await verification.unclaimed(kind, payload) })
                 let result = try await transaction.run(items)
                 if options.dryRun { throw DryRunRollback(result: result) }
                 return result

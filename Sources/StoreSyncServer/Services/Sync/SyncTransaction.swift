@@ -13,6 +13,9 @@ struct SyncTransaction {
     let rules: OwnershipRules
     let catalog: Catalog
     let now: Date
+    /// The presenter's ledger at a version, read before the transaction; used when the version
+    /// is still the same under the lock (every write to an account's rows bumps its version).
+    var read: (version: Int64, ledger: Ledger)?
     /// Verifies a signed version kept for an unclaimed purchase again before it is merged.
     let verifyUnclaimed: @Sendable (UnclaimedKind, String) async -> UnclaimedVersion?
 
@@ -55,10 +58,14 @@ struct SyncTransaction {
     }
 
     func run(_ items: [SyncItem]) async throws -> Result {
-        guard try await accounts.lockVersion(presenter, on: connection) != nil else {
+        guard let lockedVersion = try await accounts.lockVersion(presenter, on: connection) else {
             throw StoreSyncError.accountMissing(presenter)
         }
-        let before = try await transactions.ledger(of: presenter, on: connection)
+        let before = if let read, read.version == lockedVersion {
+            read.ledger
+        } else {
+            try await transactions.ledger(of: presenter, on: connection)
+        }
         let chains = Self.chains(of: items)
         let (decisions, owners) = try await decide(chains, before: before)
 
