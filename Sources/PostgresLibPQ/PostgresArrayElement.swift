@@ -50,3 +50,8 @@ extension Data: PostgresArrayElement {
     /// `bytea[]`.
     public static var postgresArrayType: PostgresDataType { PostgresDataType(oid: 1001) }
 }
+
+extension Optional: PostgresArrayElement where Wrapped: PostgresArrayElement {
+    /// The wrapped type's array type: an array of optionals has NULL elements.
+    public static var postgresArrayType: PostgresDataType { Wrapped.postgresArrayType }
+}

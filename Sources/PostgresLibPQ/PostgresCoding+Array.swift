@@ -5,17 +5,22 @@ extension Array: PostgresEncodable where Element: PostgresArrayElement {
     /// The element type's array type.
     public static var postgresType: PostgresDataType { Element.postgresArrayType }
 
-    /// A one-dimensional array with lower bound 1 (zero dimensions when empty).
+    /// A one-dimensional array with lower bound 1 (zero dimensions when empty); `nil` elements
+    /// of an array of optionals are NULL.
     ///
     /// - Parameter buffer: The buffer to append to.
     public func encode(into buffer: inout [UInt8]) {
         buffer.appendBigEndian(Int32(isEmpty ? 0 : 1))
-        buffer.appendBigEndian(Int32(0))
+        buffer.appendBigEndian(Int32(contains { $0.isPostgresNull } ? 1 : 0))
         buffer.appendBigEndian(Element.postgresType.oid)
         guard !isEmpty else { return }
         buffer.appendBigEndian(Int32(clamping: count))
         buffer.appendBigEndian(Int32(1))
         for element in self {
+            guard !element.isPostgresNull else {
+                buffer.appendBigEndian(Int32(-1))
+                continue
+            }
             let lengthPosition = buffer.count
             buffer.appendBigEndian(Int32(0))
             element.encode(into: &buffer)
@@ -28,13 +33,13 @@ extension Array: PostgresEncodable where Element: PostgresArrayElement {
 }
 
 extension Array: PostgresDecodable where Element: PostgresArrayElement {
-    /// Decodes a one-dimensional array without NULL elements.
+    /// Decodes a one-dimensional array; NULL elements only into an array of optionals.
     ///
     /// - Parameters:
     ///   - bytes: The array in binary format.
     ///   - type: An array type.
-    /// - Throws: ``PostgresDecodingError/Reason`` for several dimensions, NULL elements, or
-    ///   elements that do not decode.
+    /// - Throws: ``PostgresDecodingError/Reason`` for several dimensions, a NULL element of a
+    ///   type without NULL, or elements that do not decode.
     public init(postgresBytes bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws {
         guard bytes.count >= 12 else { throw PostgresDecodingError.Reason.typeMismatch }
         let dimensions = bytes.readBigEndian(at: 0, as: Int32.self)
@@ -54,7 +59,10 @@ extension Array: PostgresDecodable where Element: PostgresArrayElement {
             guard offset + 4 <= bytes.count else { throw PostgresDecodingError.Reason.malformedValue("array truncated") }
             let length = Int(bytes.readBigEndian(at: offset, as: Int32.self))
             offset += 4
-            guard length >= 0 else { throw PostgresDecodingError.Reason.malformedValue("array has a NULL element") }
+            guard length >= 0 else {
+                elements.append(try Element.postgresNull())
+                continue
+            }
             guard offset + length <= bytes.count else { throw PostgresDecodingError.Reason.malformedValue("array truncated") }
             let element = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
             elements.append(try Element(postgresBytes: element, type: elementType))

@@ -41,6 +41,11 @@ public enum Evidence: Sendable, Hashable {
         }
     }
 
+    /// When verifyReceipt confirmed a receipt entry; `nil` for every other kind.
+    public var verifiedAt: Date? {
+        if case .receipt(let verifiedAt) = self { verifiedAt } else { nil }
+    }
+
     /// The evidence of a wire or column kind (``kind``); `nil` for an unknown kind and for a
     /// receipt without its `verifiedAt` (ignored for every other kind).
     ///

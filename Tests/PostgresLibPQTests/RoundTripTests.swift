@@ -108,6 +108,30 @@ import Testing
         }
     }
 
+    /// Arrays of optionals carry NULL elements both ways, so a batch can bind a nullable column
+    /// as one array; an array of a type without NULL refuses a NULL element.
+    @Test func arraysOfOptionalsCarryNullElements() async throws {
+        try await TestCluster.withPool { pool in
+            try await pool.withConnection { connection in
+                let texts: [String?] = [nil, "a", nil, ""]
+                #expect(try await echo(texts, on: connection) == texts)
+                let dates: [Date?] = [Date(timeIntervalSince1970: 1_764_064_800.123), nil]
+                #expect(try await echo(dates, on: connection) == dates)
+                let allNil: [Int32?] = [nil, nil]
+                #expect(try await echo(allNil, on: connection) == allNil)
+                let row = try #require(try await connection.query(
+                    "SELECT array_position(\(texts), NULL), cardinality(\(texts)), \([UUID?]([nil, UUID()]))[1] IS NULL"
+                ).first)
+                let (position, count, firstIsNull) = try row.decode((Int32?, Int32, Bool).self)
+                #expect(position == 1 && count == 4 && firstIsNull)
+
+                let nullInside = try #require(try await connection.query("SELECT ARRAY['a', NULL]::text[]").first)
+                #expect(throws: (any Error).self) { try nullInside.decode([String].self) }
+                #expect(try nullInside.decode([String?].self) == ["a", nil])
+            }
+        }
+    }
+
     @Test func nilOfEveryTypeIsBoundAsTypedNull() async throws {
         try await TestCluster.withPool { pool in
             try await pool.withConnection { connection in

@@ -3,7 +3,7 @@ import PostgresLibPQ
 import StoreSyncAPI
 
 /// An audit event about to be appended.
-struct NewEvent: Sendable, Hashable, RecordsetRow {
+struct NewEvent: Sendable, Hashable {
     enum Kind: String, Sendable {
         case purchaseClaimed, ownershipTransferred, purchaseShared, revoked, revocationReversed, renewed, expired
     }
@@ -28,16 +28,6 @@ struct NewEvent: Sendable, Hashable, RecordsetRow {
         self.toAccountId = toAccountId
         self.reason = reason
     }
-
-    func write(to json: inout RecordsetJSON) {
-        json.column("account_id", accountId)
-        json.column("kind", kind)
-        json.column("original_transaction_id", originalTransactionId)
-        json.column("transaction_id", transactionId)
-        json.column("from_account_id", fromAccountId)
-        json.column("to_account_id", toAccountId)
-        json.column("reason", reason)
-    }
 }
 
 /// SQL over `events`, the append-only audit trail.
@@ -45,14 +35,13 @@ struct EventRepository: Sendable {
     /// Appends events in one statement, in the same database transaction as their cause.
     func append(_ events: [NewEvent], on connection: PostgresConnection) async throws {
         guard !events.isEmpty else { return }
-        let json = try RecordsetJSON.encode(events)
         try await connection.execute(
             """
             INSERT INTO events (account_id, kind, original_transaction_id, transaction_id, from_account_id, to_account_id, reason)
-            SELECT account_id, kind, original_transaction_id, transaction_id, from_account_id, to_account_id, reason
-            FROM jsonb_to_recordset(\(json)::jsonb) AS e(
-                account_id uuid, kind text, original_transaction_id text, transaction_id text,
-                from_account_id uuid, to_account_id uuid, reason text)
+            SELECT * FROM unnest(
+                \(events.map(\.accountId)), \(events.map(\.kind.rawValue)), \(events.map(\.originalTransactionId)),
+                \(events.map(\.transactionId)), \(events.map(\.fromAccountId)), \(events.map(\.toAccountId)),
+                \(events.map(\.reason)))
             """)
     }
 
