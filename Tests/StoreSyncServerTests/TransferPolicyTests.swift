@@ -65,6 +65,36 @@ import Testing
         }
     }
 
+    /// Whose subscriptions are active is asked for every contested purchase of a restore at
+    /// once: each purchase is judged by its own owner's ledger.
+    @Test func aRestoreOfPurchasesOfSeveralOwnersJudgesEachByItsOwnersSubscription() async throws {
+        try await withServer(configure: { $0.transferPolicy = .transferIfNoActiveSubscription }) { server in
+            let x = try await server.signUp()
+            let z = try await server.signUp()
+            let y = try await server.signUp()
+            let now = server.clock.now()
+            func monthly(purchased: Date) -> TransactionRecord {
+                TestPurchases.record(
+                    TestCatalog.monthly, type: .autoRenewable, purchased: purchased,
+                    expires: purchased.addingTimeInterval(30 * 86_400), group: TestCatalog.subscriptionGroup)
+            }
+            let activeOfX = monthly(purchased: now)
+            let lapsedOfX = monthly(purchased: now.addingTimeInterval(-90 * 86_400))
+            let lifetimeOfX = TestPurchases.record(purchased: now)
+            let activeOfZ = monthly(purchased: now)
+            for purchase in [activeOfX, lapsedOfX, lifetimeOfX] { _ = try await server.buy(purchase, token: x.token) }
+            _ = try await server.buy(activeOfZ, token: z.token)
+
+            let purchases = [activeOfX, lapsedOfX, lifetimeOfX, activeOfZ]
+            let restored = try await server.restore(purchases.map { server.entry($0) }, userInitiated: true, token: y.token)
+
+            #expect(restored.verdicts.map(\.verdict) == [.ownedByOtherAccount, .transferred, .transferred, .ownedByOtherAccount])
+            var owners: [UUID?] = []
+            for purchase in purchases { owners.append(try await server.owner(of: purchase.originalTransactionId)) }
+            #expect(owners == [x.accountId, y.accountId, y.accountId, z.accountId])
+        }
+    }
+
     @Test(arguments: TransferPolicy.allCases)
     func aTransactionCarryingAnAppAccountTokenStaysWithThatAccount(_ policy: TransferPolicy) async throws {
         try await withServer(configure: { $0.transferPolicy = policy }) { server in

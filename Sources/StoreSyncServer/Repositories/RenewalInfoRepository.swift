@@ -45,14 +45,45 @@ struct RenewalInfoRepository: Sendable {
 
     /// Writes the renewal info the ledger's merge chose as the chain's latest.
     func store(_ info: RenewalInfo, for accountId: UUID, on connection: PostgresConnection) async throws {
+        try await store([(accountId, info)], on: connection)
+    }
+
+    /// Writes renewal infos (several accounts at once) in one statement, each replacing the
+    /// stored one of its account and chain; at most one per account and chain.
+    func store(_ infos: [(accountId: UUID, info: RenewalInfo)], on connection: PostgresConnection) async throws {
+        guard !infos.isEmpty else { return }
+        let renewals = infos.map(\.info)
         try await connection.execute(
             """
             INSERT INTO renewal_infos (account_id, \(unescaped: Self.storedColumns))
-            VALUES (\(accountId), \(info.originalTransactionId), \(info.signedDate), \(info.autoRenewProductId),
-                \(info.productId), \(info.autoRenewStatus), \(info.isInBillingRetryPeriod), \(info.gracePeriodExpiresDate),
-                \(info.expirationIntent), \(info.environment.rawValue), \(info.signedRenewalInfo))
+            SELECT * FROM unnest(
+                \(infos.map(\.accountId)), \(renewals.map(\.originalTransactionId)), \(renewals.map(\.signedDate)),
+                \(renewals.map(\.autoRenewProductId)), \(renewals.map(\.productId)), \(renewals.map(\.autoRenewStatus)),
+                \(renewals.map(\.isInBillingRetryPeriod)), \(renewals.map(\.gracePeriodExpiresDate)),
+                \(renewals.map(\.expirationIntent)), \(renewals.map(\.environment.rawValue)), \(renewals.map(\.signedRenewalInfo)))
             \(unescaped: Self.replaceStored)
             """)
+    }
+
+    /// The renewal infos of these purchases, each of the account paired with it, by account
+    /// and purchase.
+    func renewalInfos(of chains: [(originalTransactionId: String, accountId: UUID)], on connection: PostgresConnection)
+        async throws -> [UUID: [String: RenewalInfo]]
+    {
+        guard !chains.isEmpty else { return [:] }
+        let rows = try await connection.query(
+            """
+            SELECT wanted.holder, \(unescaped: Self.columns)
+            FROM unnest(\(chains.map(\.originalTransactionId)), \(chains.map(\.accountId))) AS wanted (chain, holder)
+            JOIN renewal_infos ON renewal_infos.account_id = wanted.holder
+                AND renewal_infos.original_transaction_id = wanted.chain
+            """)
+        var infos: [UUID: [String: RenewalInfo]] = [:]
+        for row in rows {
+            let info = try Self.renewalInfo(row, startingAt: 1)
+            infos[try row.decodeColumn(at: 0, as: UUID.self), default: [:]][info.originalTransactionId] = info
+        }
+        return infos
     }
 
     /// Copies the renewal infos of purchases to another account, keeping the later one where

@@ -94,6 +94,27 @@ struct TransactionRepository: Sendable {
         ).map { try $0.decode(UUID.self) }
     }
 
+    /// The versions of these purchases, each of the account paired with it, by account and
+    /// purchase.
+    func chains(_ chains: [(originalTransactionId: String, accountId: UUID)], on connection: PostgresConnection)
+        async throws -> [UUID: [String: [TransactionRecord]]]
+    {
+        guard !chains.isEmpty else { return [:] }
+        let rows = try await connection.query(
+            """
+            SELECT wanted.holder, \(unescaped: TransactionRow.columns)
+            FROM unnest(\(chains.map(\.originalTransactionId)), \(chains.map(\.accountId))) AS wanted (chain, holder)
+            JOIN transactions ON transactions.account_id = wanted.holder AND transactions.original_transaction_id = wanted.chain
+            """)
+        var versions: [UUID: [String: [TransactionRecord]]] = [:]
+        for row in rows {
+            let record = try TransactionRow.record(row, startingAt: 1)
+            versions[try row.decodeColumn(at: 0, as: UUID.self), default: [:]][record.originalTransactionId, default: []]
+                .append(record)
+        }
+        return versions
+    }
+
     /// Copies every version and the renewal info of the purchases from one account to another.
     func copyChains(_ originalTransactionIds: [String], from source: UUID, to target: UUID, on connection: PostgresConnection)
         async throws

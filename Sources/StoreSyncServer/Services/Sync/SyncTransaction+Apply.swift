@@ -102,7 +102,7 @@ extension SyncTransaction {
     }
 
     /// The latest renewal info per account and purchase, by the ledger's own merge law.
-    static func latestRenewalInfos(_ infos: [(accountId: UUID, info: RenewalInfo)]) -> [(UUID, RenewalInfo)] {
+    static func latestRenewalInfos(_ infos: [(accountId: UUID, info: RenewalInfo)]) -> [(accountId: UUID, info: RenewalInfo)] {
         var ledgers: [UUID: Ledger] = [:]
         for (account, info) in infos { ledgers[account, default: Ledger()].merge(info) }
         return ledgers.flatMap { account, ledger in ledger.renewalInfos.map { (account, $0) } }

@@ -39,26 +39,35 @@ extension SyncTransaction {
         let contested = chains.keys.filter { decisions[$0] == nil }.sorted()
         try await ownership.ensureRows(contested.map { ($0, chains[$0]![0].environment) }, on: connection)
         let locked = try await ownership.lockOwners(contested, on: connection)
+        let ownedElsewhere = contested.compactMap { id -> (originalTransactionId: String, accountId: UUID)? in
+            guard let owner = locked[id]?.accountId, owner != presenter else { return nil }
+            return (id, owner)
+        }
+        let activeElsewhere = rules.policy == .transferIfNoActiveSubscription
+            ? try await activeSubscriptions(ownedElsewhere) : []
         for id in contested {
             let owner = locked[id]
-            var ownerActive = false
-            if rules.policy == .transferIfNoActiveSubscription, let current = owner?.accountId, current != presenter {
-                ownerActive = try await hasActiveSubscription(id, of: current)
-            }
             owners[id] = owner
             decisions[id] = rules.decide(
                 presenter: presenter, owner: owner?.accountId, boundByToken: owner?.boundByToken ?? false,
                 tokenAccount: tokenAccount(of: id), userInitiated: options.userInitiated,
-                ownerHasActiveSubscription: ownerActive)
+                ownerHasActiveSubscription: activeElsewhere.contains(id))
         }
         return (decisions, owners)
     }
 
-    private func hasActiveSubscription(_ chain: String, of accountId: UUID) async throws -> Bool {
-        let records = try await transactions.chain(chain, of: accountId, on: connection)
-        let info = try await renewals.renewalInfo(of: accountId, chain: chain, on: connection)
-        let ledger = Ledger(records: records, renewalInfos: info.map { [$0] } ?? [])
-        return entitlements(ledger: ledger, catalog: catalog, at: now)
-            .contains { $0.originalTransactionId == chain && $0.source == .autoRenewable }
+    /// Which of these purchases are subscriptions active for the account paired with each (its
+    /// owner): two statements for all of them, not two per purchase.
+    private func activeSubscriptions(_ chains: [(originalTransactionId: String, accountId: UUID)]) async throws
+        -> Set<String>
+    {
+        let versions = try await transactions.chains(chains, on: connection)
+        let infos = try await renewals.renewalInfos(of: chains, on: connection)
+        return Set(chains.lazy.filter { chain, owner in
+            let info = infos[owner]?[chain]
+            let ledger = Ledger(records: versions[owner]?[chain] ?? [], renewalInfos: info.map { [$0] } ?? [])
+            return entitlements(ledger: ledger, catalog: catalog, at: now)
+                .contains { $0.originalTransactionId == chain && $0.source == .autoRenewable }
+        }.map(\.originalTransactionId))
     }
 }

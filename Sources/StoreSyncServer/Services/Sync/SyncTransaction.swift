@@ -78,12 +78,10 @@ struct SyncTransaction {
         let inserted = try await transactions.insert(Self.unstored(plan.versions, presenter: presenter, before: before), on: connection)
         for key in inserted { plan.changed.insert(key.accountId) }
         let latestRenewalInfos = Self.latestRenewalInfos(plan.renewalInfos)
-        for (accountId, info) in latestRenewalInfos {
-            try await renewals.store(info, for: accountId, on: connection)
-        }
+        try await renewals.store(latestRenewalInfos, on: connection)
 
         let presenterWritten = inserted.contains { $0.accountId == presenter }
-            || latestRenewalInfos.contains { $0.0 == presenter }
+            || latestRenewalInfos.contains { $0.accountId == presenter }
             || plan.moves.contains { $0.from == presenter || $0.to == presenter }
         // Nothing above wrote the presenter's rows (a restore of what it holds already): its
         // ledger is still `before`, which was read under the account's lock.
