@@ -93,9 +93,28 @@ struct AccountRepository: Sendable {
         return try row.decode(Int64.self)
     }
 
-    func version(_ accountId: UUID, on connection: PostgresConnection) async throws -> Int64? {
-        try await connection.query("SELECT version FROM account_versions WHERE account_id = \(accountId)")
-            .first.map { try $0.decode(Int64.self) }
+    /// Bumps the versions of several accounts in one statement, locking them in id order first
+    /// (as ``lockVersions(_:on:)`` does) so concurrent bumpers cannot deadlock.
+    ///
+    /// - Returns: Each account's new version.
+    /// - Throws: ``StoreSyncError/accountMissing(_:)`` for an account without a version row.
+    func bumpVersions(_ accountIds: Set<UUID>, on connection: PostgresConnection) async throws -> [UUID: Int64] {
+        guard !accountIds.isEmpty else { return [:] }
+        let rows = try await connection.query(
+            """
+            UPDATE account_versions SET version = version + 1, updated_at = now()
+            WHERE account_id IN (
+                SELECT account_id FROM account_versions WHERE account_id = ANY(\(Array(accountIds)))
+                ORDER BY account_id FOR UPDATE)
+            RETURNING account_id, version
+            """)
+        var versions: [UUID: Int64] = [:]
+        for row in rows {
+            let (accountId, version) = try row.decode((UUID, Int64).self)
+            versions[accountId] = version
+        }
+        if let missing = accountIds.first(where: { versions[$0] == nil }) { throw StoreSyncError.accountMissing(missing) }
+        return versions
     }
 
     private static func account(_ row: PostgresRow) throws -> AccountRecord {

@@ -89,14 +89,11 @@ struct SyncTransaction {
         plan.events += Self.revocationEvents(account: presenter, before: before, after: after)
         try await events.append(plan.events, on: connection)
 
-        var newVersions: [UUID: Int64] = [:]
-        for accountId in plan.changed.sorted(by: { $0.uuidString < $1.uuidString }) {
-            newVersions[accountId] = try await accounts.bumpVersion(accountId, on: connection)
-        }
-        var version = newVersions[presenter]
-        if version == nil { version = try await accounts.version(presenter, on: connection) }
+        let newVersions = try await accounts.bumpVersions(plan.changed, on: connection)
         let verdicts = items.map { verdict(for: $0, decisions: decisions, inserted: inserted, ledger: after) }
-        return Result(verdicts: verdicts, ledger: after, version: version ?? 1, changedAccounts: newVersions)
+        // Unchanged, the presenter's version is the one locked at the start.
+        let version = newVersions[presenter] ?? lockedVersion
+        return Result(verdicts: verdicts, ledger: after, version: version, changedAccounts: newVersions)
     }
 
     /// The planned versions less those the presenter's ledger shows stored already.
