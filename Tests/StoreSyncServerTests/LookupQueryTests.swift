@@ -14,16 +14,7 @@ import Testing
         try await withServer { server in
             let now = server.clock.now()
             let subscriber = try await server.signUp()
-            let lapsed = TestPurchases.record(
-                TestCatalog.monthly, type: .autoRenewable, purchased: now.addingTimeInterval(-31 * 86_400),
-                expires: now.addingTimeInterval(-86_400), group: TestCatalog.subscriptionGroup)
-            _ = try await server.buy(lapsed, token: subscriber.token)
-            let renewal = RenewalInfo(
-                originalTransactionId: lapsed.originalTransactionId, autoRenewProductId: TestCatalog.monthly,
-                productId: TestCatalog.monthly, autoRenewStatus: true, isInBillingRetryPeriod: true,
-                gracePeriodExpiresDate: now.addingTimeInterval(5 * 86_400), environment: .sandbox, signedDate: now)
-            #expect(try await server.notify(.didFailToRenew, subtype: .gracePeriod, transaction: lapsed, renewal: renewal)
-                == "processed")
+            _ = try await server.buyLapsedSubscriptionInGracePeriod(token: subscriber.token)
             let collector = try await server.signUp()
             for _ in 0..<3 {
                 _ = try await server.buy(TestPurchases.record(purchased: now), token: collector.token)

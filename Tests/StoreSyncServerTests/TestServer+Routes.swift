@@ -47,6 +47,23 @@ extension TestServer {
         return (try? JSONSerialization.jsonObject(with: response.body) as? [String: String])?["status"] ?? ""
     }
 
+    /// Buys a monthly subscription that lapsed a day ago and tells the server, by a Server
+    /// Notification, that it is in a billing grace period for five more days: the account is
+    /// entitled through its renewal info alone.
+    func buyLapsedSubscriptionInGracePeriod(token: String) async throws -> TransactionRecord {
+        let now = clock.now()
+        let lapsed = TestPurchases.record(
+            TestCatalog.monthly, type: .autoRenewable, purchased: now.addingTimeInterval(-31 * 86_400),
+            expires: now.addingTimeInterval(-86_400), group: TestCatalog.subscriptionGroup)
+        _ = try await buy(lapsed, token: token)
+        let renewal = RenewalInfo(
+            originalTransactionId: lapsed.originalTransactionId, autoRenewProductId: TestCatalog.monthly,
+            productId: TestCatalog.monthly, autoRenewStatus: true, isInBillingRetryPeriod: true,
+            gracePeriodExpiresDate: now.addingTimeInterval(5 * 86_400), environment: .sandbox, signedDate: now)
+        #expect(try await notify(.didFailToRenew, subtype: .gracePeriod, transaction: lapsed, renewal: renewal) == "processed")
+        return lapsed
+    }
+
     func snapshot(token: String) async throws -> Snapshot {
         let response = try await send("GET", "/v1/entitlements", token: token)
         #expect(response.status == 200)

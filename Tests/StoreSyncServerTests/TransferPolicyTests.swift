@@ -1,4 +1,5 @@
 import Foundation
+import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncServer
@@ -92,6 +93,39 @@ import Testing
             var owners: [UUID?] = []
             for purchase in purchases { owners.append(try await server.owner(of: purchase.originalTransactionId)) }
             #expect(owners == [x.accountId, y.accountId, y.accountId, z.accountId])
+        }
+    }
+
+    /// All the moves of a restore are written together: purchases leave two accounts, each with
+    /// its versions and renewal info.
+    @Test func purchasesMovingFromSeveralAccountsTakeTheirVersionsAndRenewalInfoAlong() async throws {
+        try await withServer { server in
+            let x = try await server.signUp()
+            let z = try await server.signUp()
+            let y = try await server.signUp()
+            let monthly = try await server.buyLapsedSubscriptionInGracePeriod(token: x.token)
+            #expect(try await server.entitlementIds(token: x.token) == ["premium"])
+            let lifetime = TestPurchases.record(purchased: server.clock.now())
+            _ = try await server.buy(lifetime, token: z.token)
+
+            let restored = try await server.restore([server.entry(monthly), server.entry(lifetime)], userInitiated: true, token: y.token)
+
+            #expect(restored.verdicts.map(\.verdict) == [.transferred, .transferred])
+            let holders = try await server.database.withConnection { connection in
+                try await connection.query(
+                    """
+                    SELECT 'transactions', account_id FROM transactions
+                    UNION ALL SELECT 'renewal_infos', account_id FROM renewal_infos
+                    """
+                ).map { try $0.decode((String, UUID).self) }
+            }
+            #expect(holders.filter { $0.0 == "transactions" }.map(\.1) == [y.accountId, y.accountId])
+            #expect(holders.filter { $0.0 == "renewal_infos" }.map(\.1) == [y.accountId])
+            #expect(try await server.entitlementIds(token: y.token) == ["premium"])
+            #expect(try await server.entitlementIds(token: x.token).isEmpty)
+            #expect(try await server.entitlementIds(token: z.token).isEmpty)
+            #expect(try await server.owner(of: monthly.originalTransactionId) == y.accountId)
+            #expect(try await server.owner(of: lifetime.originalTransactionId) == y.accountId)
         }
     }
 

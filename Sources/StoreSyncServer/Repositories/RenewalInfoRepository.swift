@@ -86,16 +86,18 @@ struct RenewalInfoRepository: Sendable {
         return infos
     }
 
-    /// Copies the renewal infos of purchases to another account, keeping the later one where
-    /// the target already has one.
-    func copy(_ originalTransactionIds: [String], from source: UUID, to target: UUID, on connection: PostgresConnection)
+    /// Copies the renewal info of each moving purchase to the account it goes to, keeping the
+    /// later one where that account already has one.
+    func copy(_ moves: [(originalTransactionId: String, from: UUID, to: UUID)], on connection: PostgresConnection)
         async throws
     {
         try await connection.execute(
             """
             INSERT INTO renewal_infos (account_id, \(unescaped: Self.storedColumns))
-            SELECT \(target), \(unescaped: Self.storedColumns) FROM renewal_infos
-            WHERE account_id = \(source) AND original_transaction_id = ANY(\(originalTransactionIds))
+            SELECT moves.target, \(unescaped: Self.storedColumns)
+            FROM unnest(\(moves.map(\.originalTransactionId)), \(moves.map(\.from)), \(moves.map(\.to)))
+                AS moves (chain, source, target)
+            JOIN renewal_infos ON renewal_infos.account_id = moves.source AND renewal_infos.original_transaction_id = moves.chain
             \(unescaped: Self.replaceStored)
             WHERE EXCLUDED.signed_date > renewal_infos.signed_date
             """)

@@ -115,10 +115,12 @@ struct TransactionRepository: Sendable {
         return versions
     }
 
-    /// Copies every version and the renewal info of the purchases from one account to another.
-    func copyChains(_ originalTransactionIds: [String], from source: UUID, to target: UUID, on connection: PostgresConnection)
+    /// Copies every version and the renewal info of each purchase from the account it leaves to
+    /// the one it goes to, for all the moves at once.
+    func copyChains(_ moves: [(originalTransactionId: String, from: UUID, to: UUID)], on connection: PostgresConnection)
         async throws
     {
+        guard !moves.isEmpty else { return }
         try await connection.execute(
             """
             INSERT INTO transactions (
@@ -126,31 +128,32 @@ struct TransactionRepository: Sendable {
                 original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
                 ownership_type, environment, app_account_token, quantity, signed_date, subscription_group_id,
                 evidence, verified_at, signed_transaction, signed_transaction_sha256, received_at)
-            SELECT \(target), transaction_id, original_transaction_id, product_id, product_type, purchase_date,
+            SELECT moves.target, transaction_id, original_transaction_id, product_id, product_type, purchase_date,
                 original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
                 ownership_type, environment, app_account_token, quantity, signed_date, subscription_group_id,
                 evidence, verified_at, signed_transaction, signed_transaction_sha256, received_at
-            FROM transactions
-            WHERE account_id = \(source) AND original_transaction_id = ANY(\(originalTransactionIds))
+            FROM unnest(\(moves.map(\.originalTransactionId)), \(moves.map(\.from)), \(moves.map(\.to)))
+                AS moves (chain, source, target)
+            JOIN transactions ON transactions.account_id = moves.source AND transactions.original_transaction_id = moves.chain
             ON CONFLICT DO NOTHING
             """)
-        try await RenewalInfoRepository().copy(originalTransactionIds, from: source, to: target, on: connection)
+        try await RenewalInfoRepository().copy(moves, on: connection)
     }
 
-    /// Removes the purchases from an account (it lost them to a transfer).
-    func deleteChains(_ originalTransactionIds: [String], from accountId: UUID, on connection: PostgresConnection)
+    /// Removes each purchase, its versions and renewal info, from the account it left (it lost
+    /// it to a transfer), for all the moves at once.
+    func deleteChains(_ moves: [(originalTransactionId: String, from: UUID, to: UUID)], on connection: PostgresConnection)
         async throws
     {
-        try await connection.execute(
-            """
-            DELETE FROM transactions
-            WHERE account_id = \(accountId) AND original_transaction_id = ANY(\(originalTransactionIds))
-            """)
-        try await connection.execute(
-            """
-            DELETE FROM renewal_infos
-            WHERE account_id = \(accountId) AND original_transaction_id = ANY(\(originalTransactionIds))
-            """)
+        guard !moves.isEmpty else { return }
+        for table: StaticString in ["transactions", "renewal_infos"] {
+            try await connection.execute(
+                """
+                DELETE FROM \(unescaped: table)
+                USING unnest(\(moves.map(\.originalTransactionId)), \(moves.map(\.from))) AS moves (chain, source)
+                WHERE \(unescaped: table).account_id = moves.source AND \(unescaped: table).original_transaction_id = moves.chain
+                """)
+        }
     }
 
     /// Every version of a purchase in every account, oldest first, with the account holding it.

@@ -72,17 +72,16 @@ extension SyncTransaction.Plan {
 
 extension SyncTransaction {
     /// Writes the plan's ownership changes: other accounts locked in one statement (in id
-    /// order), each account pair's moves in two, every owner row in one, and the versions
-    /// Server Notifications kept for newly claimed purchases fetched in one.
+    /// order), all moves in four (versions and renewal infos, copied then deleted), every owner
+    /// row in one, and the versions Server Notifications kept for newly claimed purchases
+    /// fetched in one.
     func execute(_ plan: inout Plan) async throws {
         plan.accountsToLock.remove(presenter)
         try await accounts.lockVersions(Array(plan.accountsToLock), on: connection)
-        let moves = Dictionary(grouping: plan.moves) { [$0.from, $0.to] }
-        for (pair, group) in moves.sorted(by: { $0.key.description < $1.key.description }) {
-            let ids = group.map(\.originalTransactionId)
-            try await transactions.copyChains(ids, from: pair[0], to: pair[1], on: connection)
-            try await transactions.deleteChains(ids, from: pair[0], on: connection)
-        }
+        // Every copy reads its source before any deletion, whichever accounts the moves link.
+        let moves = plan.moves.map { (originalTransactionId: $0.originalTransactionId, from: $0.from, to: $0.to) }
+        try await transactions.copyChains(moves, on: connection)
+        try await transactions.deleteChains(moves, on: connection)
         try await ownership.setOwners(plan.newOwners, on: connection)
         try await mergeUnclaimed(into: &plan)
     }
