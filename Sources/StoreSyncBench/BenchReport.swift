@@ -114,8 +114,8 @@ struct BenchReport {
         }
         if let linearity = restoreLinearity() {
             rows.append([
-                "Restore cost per entry, 1,000 → \(linearity.largest)",
-                "\(format(linearity.ratio, 2)) × (µs/entry at \(linearity.largest) ÷ at 1,000)", "linear (≤ 1.5 ×)",
+                "Restore cost per entry, 1,000 → \(grouped(linearity.largest))",
+                "\(format(linearity.ratio, 2)) × (µs/entry at \(grouped(linearity.largest)) ÷ at 1,000)", "linear (≤ 1.5 ×)",
                 verdict(linearity.ratio <= 1.5),
             ])
         }
@@ -171,6 +171,15 @@ struct BenchReport {
     }
 
     private func megabytes(_ bytes: Int) -> String { bytes > 0 ? "\(format(Double(bytes) / 1_000_000, 1)) MB" : "—" }
+
+    /// An entry count with thousands separated as the rest of the table writes them: 10,000.
+    private func grouped(_ count: Int) -> String {
+        let digits = Array(String(count.magnitude))
+        let groups = stride(from: digits.count, to: 0, by: -3).reversed().map { end in
+            String(digits[max(0, end - 3)..<end])
+        }
+        return (count < 0 ? "-" : "") + groups.joined(separator: ",")
+    }
 
     private func format(_ value: Double, _ decimals: Int) -> String {
         value.isFinite ? String(format: "%.\(decimals)f", value) : "—"
