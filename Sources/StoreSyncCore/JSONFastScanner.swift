@@ -152,10 +152,6 @@ package struct JSONFastScanner {
 
     /// `null` (leaves `value` absent, as `decodeIfPresent` reads it) or a value `read` reads;
     /// `false` when it reads none.
-    ///
-    /// Inlinable, like ``rawValue()``: its callers live in other modules, and a generic call
-    /// across a module boundary looked up type metadata for every field it read.
-    @_alwaysEmitIntoClient
     package mutating func optional<Value>(into value: inout Value?, _ read: (inout JSONFastScanner) -> Value?) -> Bool {
         if consumeNull() { return true }
         value = read(&self)
@@ -163,7 +159,6 @@ package struct JSONFastScanner {
     }
 
     /// A string that is one of the type's raw values.
-    @_alwaysEmitIntoClient
     package mutating func rawValue<Value: RawRepresentable<String>>() -> Value? {
         string().flatMap(Value.init(rawValue:))
     }
