@@ -49,23 +49,16 @@ public final class SignedDataVerifier: Sendable {
     public func verifyTransaction(_ jws: String) async throws(VerificationError) -> VerifiedTransaction {
         do throws(VerificationError) {
             let (payload, evidence) = try await verifiedPayload(jws, as: TransactionPayload.self)
-            return try transaction(payload, evidence: evidence, jws: jws)
+            guard payload.bundleId == configuration.bundleId else { throw VerificationError.bundleMismatch }
+            try checkEnvironment(payload.environment)
+            let record = try translatingPayloadErrors { () throws(PayloadError) in
+                try payload.record(evidence: evidence, environment: configuration.environment, signedTransaction: jws)
+            }
+            return VerifiedTransaction(payload: payload, record: record)
         } catch {
             logRejection(error, of: "transaction")
             throw error
         }
-    }
-
-    /// The checks of a transaction's fields that follow its signature's, and its record.
-    func transaction(_ payload: TransactionPayload, evidence: Evidence, jws: String) throws(VerificationError)
-        -> VerifiedTransaction
-    {
-        guard payload.bundleId == configuration.bundleId else { throw VerificationError.bundleMismatch }
-        try checkEnvironment(payload.environment)
-        let record = try translatingPayloadErrors { () throws(PayloadError) in
-            try payload.record(evidence: evidence, environment: configuration.environment, signedTransaction: jws)
-        }
-        return VerifiedTransaction(payload: payload, record: record)
     }
 
     /// Verifies a signed renewal info (`signedRenewalInfo`).
@@ -96,7 +89,14 @@ public final class SignedDataVerifier: Sendable {
         async throws(VerificationError) -> (Payload, Evidence)
     {
         let jws = try CompactJWS(text, verifiedChains: chainVerifier.cache)
-        let payload = try decodePayload(jws.payload, as: type)
+        let payload: Payload
+        if let plain = Payload.fastDecoded(from: jws.payload) {
+            payload = plain
+        } else {
+            payload = try translatingPayloadErrors { () throws(PayloadError) in
+                try PayloadDecoder.decode(type, from: jws.payload, part: "payload")
+            }
+        }
         guard let signedDate = payload.signingDate else { throw .malformed("payload: signedDate is missing") }
         do throws(VerificationError) {
             try await chainVerifier.verify(jws, signedAt: signedDate)
@@ -106,17 +106,6 @@ public final class SignedDataVerifier: Sendable {
                 "accepting unverified signed data under the development switch",
                 metadata: ["appstore.verification.error": "\(error)"])
             return (payload, .unverifiedJWS)
-        }
-    }
-
-    /// Reads a payload: the strict scanner for the plain form Apple writes, `JSONDecoder` for
-    /// anything else (and for every error).
-    func decodePayload<Payload: SignedAppStorePayload>(_ bytes: [UInt8], as type: Payload.Type)
-        throws(VerificationError) -> Payload
-    {
-        if let plain = Payload.fastDecoded(from: bytes) { return plain }
-        return try translatingPayloadErrors { () throws(PayloadError) in
-            try PayloadDecoder.decode(type, from: bytes, part: "payload")
         }
     }
 
