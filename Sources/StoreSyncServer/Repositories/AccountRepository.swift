@@ -81,20 +81,9 @@ struct AccountRepository: Sendable {
             """)
     }
 
-    /// Bumps the account version; the new value is the ETag of its next snapshot.
-    func bumpVersion(_ accountId: UUID, on connection: PostgresConnection) async throws -> Int64 {
-        let row = try await connection.query(
-            """
-            UPDATE account_versions SET version = version + 1, updated_at = now()
-            WHERE account_id = \(accountId) RETURNING version
-            """
-        ).first
-        guard let row else { throw StoreSyncError.accountMissing(accountId) }
-        return try row.decode(Int64.self)
-    }
-
     /// Bumps the versions of several accounts in one statement, locking them in id order first
-    /// (as ``lockVersions(_:on:)`` does) so concurrent bumpers cannot deadlock.
+    /// (as ``lockVersions(_:on:)`` does) so concurrent bumpers cannot deadlock. A new version is
+    /// the ETag of the account's next snapshot.
     ///
     /// - Returns: Each account's new version.
     /// - Throws: ``StoreSyncError/accountMissing(_:)`` for an account without a version row.

@@ -35,12 +35,7 @@ struct RenewalInfoRepository: Sendable {
     func renewalInfo(of accountId: UUID, chain originalTransactionId: String, on connection: PostgresConnection)
         async throws -> RenewalInfo?
     {
-        try await connection.query(
-            """
-            SELECT \(unescaped: Self.columns) FROM renewal_infos
-            WHERE account_id = \(accountId) AND original_transaction_id = \(originalTransactionId)
-            """
-        ).first.map { try Self.renewalInfo($0) }
+        try await renewalInfos(of: [(originalTransactionId, accountId)], on: connection)[accountId]?[originalTransactionId]
     }
 
     /// Writes the renewal info the ledger's merge chose as the chain's latest.

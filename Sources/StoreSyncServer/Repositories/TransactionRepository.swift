@@ -76,12 +76,7 @@ struct TransactionRepository: Sendable {
     func chain(_ originalTransactionId: String, of accountId: UUID, on connection: PostgresConnection) async throws
         -> [TransactionRecord]
     {
-        try await connection.query(
-            """
-            SELECT \(unescaped: TransactionRow.columns) FROM transactions
-            WHERE account_id = \(accountId) AND original_transaction_id = \(originalTransactionId)
-            """
-        ).map { try TransactionRow.record($0) }
+        try await chains([(originalTransactionId, accountId)], on: connection)[accountId]?[originalTransactionId] ?? []
     }
 
     /// The accounts that hold any version of the purchase.

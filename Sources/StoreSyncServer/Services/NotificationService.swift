@@ -87,7 +87,7 @@ struct NotificationService: Sendable {
             holders = [account]
         }
 
-        var changed: [UUID: Int64] = [:]
+        var changedHolders: Set<UUID> = []
         for holder in holders {
             _ = try await accounts.lockVersion(holder, on: connection)
             let before = Ledger(records: try await transactions.chain(chain, of: holder, on: connection))
@@ -118,12 +118,10 @@ struct NotificationService: Sendable {
             }
             let after = Ledger(records: try await transactions.chain(chain, of: holder, on: connection))
             newEvents += SyncTransaction.revocationEvents(account: holder, before: before, after: after)
-            if holderChanged {
-                changed[holder] = try await accounts.bumpVersion(holder, on: connection)
-            }
+            if holderChanged { changedHolders.insert(holder) }
         }
         try await events.append(newEvents, on: connection)
-        return (.processed, changed)
+        return (.processed, try await accounts.bumpVersions(changedHolders, on: connection))
     }
 
     /// Keeps the signed versions until an account presents the purchase.
