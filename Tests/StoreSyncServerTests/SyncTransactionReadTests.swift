@@ -26,7 +26,7 @@ import Testing
             try await SyncTransaction(
                 connection: connection, presenter: account, options: SyncOptions(userInitiated: true, dryRun: false),
                 rules: OwnershipRules(policy: .transfer), catalog: Catalog(TestCatalog.products), now: server.clock.now(),
-                read: (read.version, read.ledger), verifyUnclaimed: { _, _ in nil }
+                read: read, verifyUnclaimed: { _, _ in nil }
             ).run(entries.enumerated().map { SyncItem.verified($1, entry: $0) })
         }
     }

@@ -79,7 +79,7 @@ struct PurchaseSyncService: Sendable {
             result = try await pool.withRetryingTransaction(isolation: .readCommitted) { connection in
                 let transaction = SyncTransaction(
                     connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog,
-                    now: now, read: read.map { ($0.version, $0.ledger) },
+                    now: now, read: read,
                     verifyUnclaimed: { [verification] kind, payload in await verification.unclaimed(kind, payload) })
                 let result = try await transaction.run(items)
                 if options.dryRun { throw DryRunRollback(result: result) }

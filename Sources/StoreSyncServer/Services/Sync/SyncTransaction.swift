@@ -15,7 +15,7 @@ struct SyncTransaction {
     let now: Date
     /// The presenter's ledger at a version, read before the transaction; used when the version
     /// is still the same under the lock (every write to an account's rows bumps its version).
-    var read: (version: Int64, ledger: Ledger)?
+    var read: LookupQuery.Found?
     /// Verifies a signed version kept for an unclaimed purchase again before it is merged.
     let verifyUnclaimed: @Sendable (UnclaimedKind, String) async -> UnclaimedVersion?
 
@@ -84,7 +84,7 @@ struct SyncTransaction {
             || latestRenewalInfos.contains { $0.accountId == presenter }
             || plan.moves.contains { $0.from == presenter || $0.to == presenter }
         // Nothing above wrote the presenter's rows (a restore of what it holds already): its
-        // ledger is still `before`, which was read under the account's lock.
+        // ledger is still `before`, which holds at the version locked at the start.
         let after = presenterWritten ? try await transactions.ledger(of: presenter, on: connection) : before
         plan.events += Self.revocationEvents(account: presenter, before: before, after: after)
         try await events.append(plan.events, on: connection)
@@ -100,8 +100,9 @@ struct SyncTransaction {
     ///
     /// Those would conflict and change nothing; leaving them out spares PostgreSQL parsing
     /// them (a repeated restore re-sends every JWS, megabytes for a thousand entries). The
-    /// ledger was read under the account's lock and holds whole stored versions, so a key
-    /// found there is a row of the table. Versions for other accounts are all written.
+    /// ledger is the one at the version the account's lock holds and has whole stored
+    /// versions, so a key found there is a row of the table. Versions for other accounts are
+    /// all written.
     static func unstored(
         _ versions: [(accountId: UUID, record: TransactionRecord)], presenter: UUID, before: Ledger
     ) -> [(accountId: UUID, record: TransactionRecord)] {
