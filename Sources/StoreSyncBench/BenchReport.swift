@@ -175,11 +175,10 @@ struct BenchReport {
 
     /// An entry count with thousands separated as the rest of the table writes them: 10,000.
     private func grouped(_ count: Int) -> String {
-        let digits = Array(String(count.magnitude))
-        let groups = stride(from: digits.count, to: 0, by: -3).reversed().map { end in
-            String(digits[max(0, end - 3)..<end])
-        }
-        return (count < 0 ? "-" : "") + groups.joined(separator: ",")
+        let digits = Array(String(count))
+        return stride(from: digits.count, to: 0, by: -3).reversed()
+            .map { end in String(digits[max(0, end - 3)..<end]) }
+            .joined(separator: ",")
     }
 
     private func format(_ value: Double, _ decimals: Int) -> String {
