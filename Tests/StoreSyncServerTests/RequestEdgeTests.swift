@@ -87,15 +87,4 @@ import Testing
             #expect(ready.status == 200)
         }
     }
-
-    @Test func metricsCountRequestsByRoute() async throws {
-        try await withServer { server in
-            _ = try await server.send("GET", "/health/live")
-            let metrics = try await server.send("GET", "/metrics")
-            #expect(metrics.status == 200)
-            let text = String(decoding: metrics.body, as: UTF8.self)
-            #expect(text.contains("hb_requests"))
-            #expect(text.contains("/health/live"))
-        }
-    }
 }

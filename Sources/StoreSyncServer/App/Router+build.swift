@@ -7,7 +7,7 @@ func buildRouter(
     dependencies: AppDependencies, configuration: ServerConfiguration, metrics: PrometheusCollectorRegistry
 ) -> Router<StoreSyncRequestContext> {
     let router = Router(context: StoreSyncRequestContext.self)
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RouteMetricsMiddleware())
     router.add(middleware: RequestIdMiddleware())
     router.add(middleware: ServerTimingMiddleware())
     router.add(middleware: ProblemMiddleware())

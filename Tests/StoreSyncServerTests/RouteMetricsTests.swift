@@ -1,0 +1,52 @@
+import Foundation
+import StoreSyncServer
+import StoreSyncTesting
+import Testing
+
+/// `/metrics` counts requests by route, method and status under Hummingbird's metric names.
+///
+/// Every test server of this process renders one registry (swift-metrics is bootstrapped once),
+/// and suites run in parallel, so counts are compared before and after, at least by what this
+/// test sent.
+@Suite struct RouteMetricsTests {
+    private static let live = #"{http_route="/health/live",http_request_method="GET",http_response_status_code="200"}"#
+    private static let notFound = #"{http_route="NotFound",http_request_method="GET",http_response_status_code="404"}"#
+    private static let unauthorized =
+        #"{http_route="/v1/entitlements",http_request_method="GET",http_response_status_code="401"}"#
+
+    @Test func requestsAndTheirDurationsAreCountedByRouteAndStatus() async throws {
+        try await withServer { server in
+            let before = try await Self.metrics(of: server)
+            for _ in 0..<3 { #expect(try await server.send("GET", "/health/live").status == 200) }
+            #expect(try await server.send("GET", "/no/such/route").status == 404)
+            #expect(try await server.send("GET", "/v1/entitlements").status == 401)
+            let after = try await Self.metrics(of: server)
+
+            #expect(after.value("hb_requests" + Self.live) >= before.value("hb_requests" + Self.live) + 3)
+            #expect(after.value("http_server_request_duration_count" + Self.live)
+                >= before.value("http_server_request_duration_count" + Self.live) + 3)
+            #expect(after.value("hb_requests" + Self.notFound) >= before.value("hb_requests" + Self.notFound) + 1)
+            #expect(after.value("hb_requests" + Self.unauthorized) >= before.value("hb_requests" + Self.unauthorized) + 1)
+            // Answers, problem details included, are not errors: only a thrown error makes that
+            // series, so a route that answered shows none with its status.
+            #expect(!after.text.contains(#"error_type="200""#))
+        }
+    }
+
+    /// The `/metrics` text, with each sample's value by its name and labels.
+    private struct Samples {
+        let text: String
+        func value(_ series: String) -> Double {
+            for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
+                return Double(line.dropFirst(series.count + 1)) ?? .nan
+            }
+            return 0
+        }
+    }
+
+    private static func metrics(of server: TestServer) async throws -> Samples {
+        let response = try await server.send("GET", "/metrics")
+        #expect(response.status == 200)
+        return Samples(text: String(decoding: response.body, as: UTF8.self))
+    }
+}
