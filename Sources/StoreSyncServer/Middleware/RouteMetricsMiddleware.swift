@@ -57,40 +57,40 @@ final class RouteMetricsCache: Sendable {
     private let errors = NIOLockedValueBox<[RouteKey: Counter]>([:])
 
     func activeRequests(method: HTTPRequest.Method) -> Meter {
-        meters.withLockedValue { meters in
-            if let meter = meters[method] { return meter }
-            let meter = Meter(label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)])
-            meters[method] = meter
-            return meter
+        Self.handle(in: meters, for: method) {
+            Meter(label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)])
         }
     }
 
     func route(_ route: String, method: HTTPRequest.Method, status: HTTPResponse.Status) -> RouteMetrics {
-        let key = RouteKey(route: route, method: method, status: status)
-        return routes.withLockedValue { routes in
-            if let metrics = routes[key] { return metrics }
+        Self.handle(in: routes, for: RouteKey(route: route, method: method, status: status)) {
             let dimensions = [
                 ("http.route", route), ("http.request.method", method.rawValue),
                 ("http.response.status_code", String(status.code)),
             ]
-            let metrics = RouteMetrics(
+            return RouteMetrics(
                 requests: Counter(label: "hb.requests", dimensions: dimensions),
                 duration: Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds))
-            routes[key] = metrics
-            return metrics
         }
     }
 
     /// Made on a route's first thrown error only, so successful routes show no zero error series.
     func errors(_ route: String, method: HTTPRequest.Method, status: HTTPResponse.Status) -> Counter {
-        let key = RouteKey(route: route, method: method, status: status)
-        return errors.withLockedValue { errors in
-            if let counter = errors[key] { return counter }
-            let counter = Counter(label: "hb.request.errors", dimensions: [
+        Self.handle(in: errors, for: RouteKey(route: route, method: method, status: status)) {
+            Counter(label: "hb.request.errors", dimensions: [
                 ("http.route", route), ("http.request.method", method.rawValue), ("error.type", String(status.code)),
             ])
-            errors[key] = counter
-            return counter
+        }
+    }
+
+    private static func handle<Key: Hashable, Handle: Sendable>(
+        in handles: NIOLockedValueBox<[Key: Handle]>, for key: Key, make: () -> Handle
+    ) -> Handle {
+        handles.withLockedValue { handles in
+            if let handle = handles[key] { return handle }
+            let handle = make()
+            handles[key] = handle
+            return handle
         }
     }
 }
