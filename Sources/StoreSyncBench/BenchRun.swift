@@ -189,11 +189,9 @@ struct CacheCounters {
     let misses: Double
 
     static func read(from server: ServerProcess) async throws -> CacheCounters {
-        let text = String(decoding: try await server.send("GET", "/metrics", timeout: .seconds(10)).body, as: UTF8.self)
+        let samples = MetricsSamples(try await server.send("GET", "/metrics", timeout: .seconds(10)).body)
         func counter(_ result: String) -> Double {
-            let prefix = "storesync_snapshot_cache_lookups_total{result=\"\(result)\"} "
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return 0 }
-            return Double(line.dropFirst(prefix.count)) ?? 0
+            samples.value("storesync_snapshot_cache_lookups_total{result=\"\(result)\"}")
         }
         return CacheCounters(hits: counter("hit"), misses: counter("miss"))
     }

@@ -33,20 +33,9 @@ import Testing
         }
     }
 
-    /// The `/metrics` text, with each sample's value by its name and labels.
-    private struct Samples {
-        let text: String
-        func value(_ series: String) -> Double {
-            for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
-                return Double(line.dropFirst(series.count + 1)) ?? .nan
-            }
-            return 0
-        }
-    }
-
-    private static func metrics(of server: TestServer) async throws -> Samples {
+    private static func metrics(of server: TestServer) async throws -> MetricsSamples {
         let response = try await server.send("GET", "/metrics")
         #expect(response.status == 200)
-        return Samples(text: String(decoding: response.body, as: UTF8.self))
+        return MetricsSamples(response.body)
     }
 }
