@@ -20,7 +20,7 @@ struct OwnerChange: Sendable, Hashable {
 
 /// SQL over `purchase_owners`, the one global table: a purchase belongs to one account at a time.
 struct OwnershipRepository: Sendable {
-    /// Locks and returns the owners of the purchases that have one; rows stay locked until
+    /// Locks and returns the owner rows of these purchases (in id order); rows stay locked until
     /// the database transaction ends, so two accounts racing for a purchase serialise.
     func lockOwners(_ originalTransactionIds: [String], on connection: PostgresConnection) async throws
         -> [String: PurchaseOwner]
@@ -63,21 +63,32 @@ struct OwnershipRepository: Sendable {
         return owners
     }
 
-    /// Makes sure every purchase has an owner row (unowned: `account_id` NULL) so that
-    /// ``lockOwners(_:on:)`` can lock them all; a concurrent insert of the same purchase waits
-    /// for the other database transaction, so two accounts racing for it serialise here.
-    func ensureRows(_ purchases: [(originalTransactionId: String, environment: AppStoreEnvironment)], on connection: PostgresConnection)
-        async throws
-    {
-        guard !purchases.isEmpty else { return }
-        try await connection.execute(
+    /// Inserts an owner row for each purchase that has none, with the owner given (`nil`:
+    /// unowned), and answers the purchases whose row this inserted: this database transaction
+    /// holds those rows until it ends. Rows that exist are left as they are, for
+    /// ``lockOwners(_:on:)``. A concurrent insert of the same purchase waits for the other
+    /// database transaction, so two accounts racing for it serialise here; rows are inserted in
+    /// id order, as ``lockOwners(_:on:)`` locks them, so racing transactions queue instead of
+    /// deadlocking.
+    @discardableResult
+    func insertMissing(
+        _ rows: [(originalTransactionId: String, environment: AppStoreEnvironment, owner: OwnerChange?)],
+        on connection: PostgresConnection
+    ) async throws -> Set<String> {
+        guard !rows.isEmpty else { return [] }
+        let inserted = try await connection.query(
             """
-            INSERT INTO purchase_owners (original_transaction_id, account_id, environment)
-            SELECT id, NULL, env FROM unnest(\(purchases.map(\.originalTransactionId)), \(purchases.map(\.environment.rawValue)))
-                AS p(id, env)
+            INSERT INTO purchase_owners (original_transaction_id, account_id, environment, bound_by_token)
+            SELECT id, account_id, env, bound
+            FROM unnest(
+                \(rows.map(\.originalTransactionId)), \(rows.map { $0.owner?.accountId }),
+                \(rows.map(\.environment.rawValue)), \(rows.map { $0.owner?.boundByToken ?? false })
+            ) AS p(id, account_id, env, bound)
             ORDER BY id
             ON CONFLICT (original_transaction_id) DO NOTHING
+            RETURNING original_transaction_id
             """)
+        return Set(try inserted.map { try $0.decode(String.self) })
     }
 
     /// Sets the owners of locked purchases, all in one statement.

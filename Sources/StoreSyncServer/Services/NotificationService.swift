@@ -67,7 +67,7 @@ struct NotificationService: Sendable {
         verified: VerifiedNotification, on connection: PostgresConnection
     ) async throws -> (Outcome, [UUID: Int64]) {
         let environment = record?.environment ?? renewal?.environment ?? .production
-        try await ownership.ensureRows([(chain, environment)], on: connection)
+        try await ownership.insertMissing([(chain, environment, owner: nil)], on: connection)
         let owner = try await ownership.lockOwners([chain], on: connection)[chain]
         var holders = try await transactions.holders(of: chain, on: connection)
         var newEvents: [NewEvent] = []

@@ -73,7 +73,7 @@ extension SyncTransaction.Plan {
 extension SyncTransaction {
     /// Writes the plan's ownership changes: other accounts locked in one statement (in id
     /// order), all moves in four (versions and renewal infos, copied then deleted), every owner
-    /// row in one, and the versions Server Notifications kept for newly claimed purchases
+    /// row not inserted with its owner already in one, and the versions Server Notifications kept for newly claimed purchases
     /// fetched in one.
     func execute(_ plan: inout Plan) async throws {
         plan.accountsToLock.remove(presenter)
@@ -82,7 +82,7 @@ extension SyncTransaction {
         let moves = plan.moves.map { (originalTransactionId: $0.originalTransactionId, from: $0.from, to: $0.to) }
         try await transactions.copyChains(moves, on: connection)
         try await transactions.deleteChains(moves, on: connection)
-        try await ownership.setOwners(plan.newOwners, on: connection)
+        try await ownership.setOwners(plan.newOwners.filter { !plan.ownersWritten.contains($0) }, on: connection)
         try await mergeUnclaimed(into: &plan)
     }
 

@@ -45,6 +45,8 @@ struct SyncTransaction {
         /// Other accounts whose rows this restore changes; locked before anything is written.
         var accountsToLock: Set<UUID> = []
         var newOwners: [OwnerChange] = []
+        /// Owner rows inserted while deciding, already naming the owner the plan gives them.
+        var ownersWritten: Set<OwnerChange> = []
         /// Purchases moving between accounts, with their whole history.
         var moves: [Move] = []
         /// Purchases an account claims now: versions kept for them while unclaimed follow.
@@ -67,9 +69,9 @@ struct SyncTransaction {
             try await transactions.ledger(of: presenter, on: connection)
         }
         let chains = Self.chains(of: items)
-        let (decisions, owners) = try await decide(chains, before: before)
+        let (decisions, owners, ownersWritten) = try await decide(chains, before: before)
 
-        var plan = Plan()
+        var plan = Plan(ownersWritten: ownersWritten)
         for (id, records) in chains.sorted(by: { $0.key < $1.key }) {
             guard let decision = decisions[id] else { continue }
             plan.apply(decision, chain: id, records: records, owner: owners[id], presenter: presenter, before: before)
