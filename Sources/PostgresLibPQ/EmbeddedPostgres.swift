@@ -25,8 +25,8 @@ public final class EmbeddedPostgres: Sendable {
         public var durable: Bool = true
         /// The server's connection limit.
         public var maxConnections: Int = 100
-        /// The server's shared buffer size, in PostgreSQL's notation.
-        public var sharedBuffers: String = "32MB"
+        /// The server's shared buffer size, in PostgreSQL's notation; PostgreSQL's own default.
+        public var sharedBuffers: String = "128MB"
         /// The directory of initdb and pg_ctl; nil searches the usual places.
         public var binDirectory: URL?
         /// The account to run as when this process is root; nil means `postgres`, else `nobody`.

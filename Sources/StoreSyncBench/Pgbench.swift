@@ -7,6 +7,7 @@ import StoreSyncServer
 /// this query on this machine.
 struct Pgbench {
     let database: PostgresConfiguration
+    /// It picks from accounts 1…`accounts` of the seed: the hot set wrk picks from.
     let accounts: Int
     let workspace: BenchWorkspace
 
