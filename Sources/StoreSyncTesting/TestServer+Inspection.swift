@@ -60,6 +60,22 @@ extension TestServer {
         }
     }
 
+    /// The accounts holding any version of a purchase, in id order.
+    ///
+    /// - Parameter originalTransactionId: The purchase.
+    /// - Returns: The holders' ids.
+    /// - Throws: Database errors.
+    public func holders(of originalTransactionId: String) async throws -> [UUID] {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT DISTINCT account_id FROM transactions
+                WHERE original_transaction_id = \(originalTransactionId) ORDER BY account_id
+                """
+            ).map { try $0.decode(UUID.self) }
+        }
+    }
+
     /// Event kinds of a purchase, oldest first, with the account each was written for.
     ///
     /// - Parameter originalTransactionId: The purchase.

@@ -67,10 +67,8 @@ import Testing
                 entitled.append(account.accountId)
             }
             #expect(entitled == [owner])
-            let holders = try await server.database.withConnection { connection in
-                try await connection.query("SELECT DISTINCT account_id FROM transactions").count
-            }
-            #expect(holders == 1)
+            #expect(try await server.holders(of: purchase.originalTransactionId) == [owner])
+            #expect(try await server.count("transactions") == 1)
         }
     }
 }

@@ -101,16 +101,4 @@ extension TestServer {
             return rows
         }
     }
-
-    /// The accounts holding any version of a purchase, in id order.
-    func holders(of originalTransactionId: String) async throws -> [UUID] {
-        try await database.withConnection { connection in
-            try await connection.query(
-                """
-                SELECT DISTINCT account_id FROM transactions
-                WHERE original_transaction_id = \(originalTransactionId) ORDER BY account_id
-                """
-            ).map { try $0.decode(UUID.self) }
-        }
-    }
 }

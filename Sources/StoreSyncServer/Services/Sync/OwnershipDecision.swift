@@ -24,23 +24,6 @@ enum OwnershipDecision: Sendable, Hashable {
     }
 }
 
-extension OwnershipDecision {
-    /// The owner a purchase nobody holds gets by this decision (one made for no owner), as the
-    /// plan writes it; `nil` when the decision gives it none.
-    func claimant(presenter: UUID, purchase originalTransactionId: String) -> OwnerChange? {
-        switch self {
-        case .keepHere(claim: .firstPresented):
-            OwnerChange(originalTransactionId: originalTransactionId, accountId: presenter, boundByToken: false)
-        case .keepHere(claim: .appAccountToken):
-            OwnerChange(originalTransactionId: originalTransactionId, accountId: presenter, boundByToken: true)
-        case .routeToTokenAccount(let tokenAccount):
-            OwnerChange(originalTransactionId: originalTransactionId, accountId: tokenAccount, boundByToken: true)
-        case .keepHere, .transfer, .share, .refuse:
-            nil
-        }
-    }
-}
-
 /// The ownership rules of DESIGN §4 as a pure function: who presents, who owns, what the
 /// token says, what the policy allows.
 struct OwnershipRules: Sendable {

@@ -73,8 +73,8 @@ extension SyncTransaction.Plan {
 extension SyncTransaction {
     /// Writes the plan's ownership changes: other accounts locked in one statement (in id
     /// order), all moves in four (versions and renewal infos, copied then deleted), every owner
-    /// row not inserted with its owner already in one, and the versions Server Notifications kept for newly claimed purchases
-    /// fetched in one.
+    /// row not inserted with its owner already in one, and the versions Server Notifications
+    /// kept for newly claimed purchases fetched in one.
     func execute(_ plan: inout Plan) async throws {
         plan.accountsToLock.remove(presenter)
         try await accounts.lockVersions(Array(plan.accountsToLock), on: connection)

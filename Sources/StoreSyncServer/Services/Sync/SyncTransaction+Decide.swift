@@ -49,7 +49,7 @@ extension SyncTransaction {
         // when nobody holds it, instead of an unowned row updated afterwards (for a restore of
         // a thousand new purchases the update cost ~10 ms). The rows this inserts are this
         // transaction's until it ends, so only the others need locking.
-        let claimants = contested.map { id in decision(for: id, owner: nil).claimant(presenter: presenter, purchase: id) }
+        let claimants = contested.map { id in claimant(of: id, by: decision(for: id, owner: nil)) }
         let created = try await ownership.insertMissing(
             zip(contested, claimants).map { id, claimant in (id, chains[id]![0].environment, claimant) }, on: connection)
         let locked = try await ownership.lockOwners(contested.filter { !created.contains($0) }, on: connection)
@@ -66,6 +66,14 @@ extension SyncTransaction {
         }
         let written = Set(claimants.lazy.compactMap { $0 }.filter { created.contains($0.originalTransactionId) })
         return (decisions, owners, written)
+    }
+
+    /// The owner row the plan gives a purchase nobody holds under `decision`, if it gives one:
+    /// found by planning it, so the plan stays the one place that says who becomes the owner.
+    private func claimant(of id: String, by decision: OwnershipDecision) -> OwnerChange? {
+        var plan = Plan()
+        plan.apply(decision, chain: id, records: [], owner: nil, presenter: presenter, before: Ledger())
+        return plan.newOwners.first
     }
 
     /// Which of these purchases are subscriptions active for the account paired with each (its
