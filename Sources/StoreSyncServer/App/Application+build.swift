@@ -49,6 +49,7 @@ public func buildApplication(
             logger.notice("StoreSync is serving on http://\(host):\(port)")
             await onServerRunning(port)
         },
+        eventLoopGroupProvider: .shared(HTTPEventLoops.group(threads: configuration.httpEventLoops)),
         logger: logger
     )
     app.addServices(pool, feed.listener, feed, PoolMetricsService(pool: pool))

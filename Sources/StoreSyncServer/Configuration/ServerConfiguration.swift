@@ -8,6 +8,8 @@ public import StoreSyncCore
 public struct ServerConfiguration: Sendable {
     public var httpHost = "127.0.0.1"
     public var httpPort = 8080
+    /// NIO event loops serving HTTP; request handlers run on Swift Concurrency's threads.
+    public var httpEventLoops = HTTPEventLoops.defaultCount
     /// `nil`: run an embedded PostgreSQL under ``dataDirectory``.
     public var databaseURL: String?
     public var databasePoolSize = 8
@@ -65,6 +67,9 @@ public struct ServerConfiguration: Sendable {
         }
         if let signingKey, signingKey.count != 32 {
             throw .invalid(.signingKey, "expected the base64 of 32 bytes, got \(signingKey.count) bytes")
+        }
+        if !(1...HTTPEventLoops.maxCount).contains(httpEventLoops) {
+            throw .invalid(.httpEventLoops, "expected 1 to \(HTTPEventLoops.maxCount), got \(httpEventLoops)")
         }
         if !(4...31).contains(passwordHashCost) { throw .invalid(.bcryptCost, "bcrypt's cost is 4 to 31") }
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {

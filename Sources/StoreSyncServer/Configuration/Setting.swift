@@ -19,6 +19,9 @@ public struct Setting: Sendable, Hashable {
 extension Setting {
     static let httpHost = Setting("http.host", "HTTP_HOST", "address to listen on (default 127.0.0.1)")
     static let httpPort = Setting("http.port", "HTTP_PORT", "port to listen on (default 8080; 0 picks a free port)")
+    static let httpEventLoops = Setting(
+        "http.eventLoops", "HTTP_EVENT_LOOPS",
+        "threads that read and write HTTP connections (default: one per core)")
     static let databaseURL = Setting(
         "database.url", "DATABASE_URL",
         "postgres://user:pass@host:port/db; unset: an embedded cluster under STORESYNC_DATA_DIR")
@@ -74,7 +77,7 @@ extension Setting {
 
     /// Every setting, in the order `--help` lists them.
     public static let all: [Setting] = [
-        .httpHost, .httpPort, .databaseURL, .databasePoolSize, .dataDirectory, .schemaDirectory,
+        .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
         .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCache, .snapshotCacheEntries,
