@@ -10,7 +10,7 @@ import Synchronization
 /// Fewer loops trade the HTTP ceiling for less thread switching. Measured on 2 cores with
 /// PostgreSQL and wrk beside the server (`storesync-bench`, one and two loops alternating):
 /// one loop served uncached lookups at 16 connections with ~7 % less server CPU per request
-/// (130 → 121 µs) and 1–10 % more of them, but at 64 connections 4–20 % fewer uncached
+/// (130 → 121 µs) and 2–17 % more of them, but at 64 connections 4–20 % fewer uncached
 /// lookups and a lower `/health/live` ceiling (31–41k against 35–46k req/s); cached lookups
 /// were even. Set it below the core count only where concurrency stays low.
 public enum HTTPEventLoops {
