@@ -1,4 +1,4 @@
-public import NIOCore
+import NIOCore
 import NIOPosix
 import Synchronization
 
@@ -13,12 +13,13 @@ import Synchronization
 /// (130 → 121 µs) and 2–17 % more of them, but at 64 connections 4–20 % fewer uncached
 /// lookups and a lower `/health/live` ceiling (31–41k against 35–46k req/s); cached lookups
 /// were even. Set it below the core count only where concurrency stays low.
-public enum HTTPEventLoops {
-    /// One per core the process may use: Hummingbird's default.
-    public static var defaultCount: Int { NIOSingletons.groupLoopCountSuggestion }
+enum HTTPEventLoops {
+    /// One per core the process may use: Hummingbird's default, and the size of NIO's
+    /// singleton group.
+    static var defaultCount: Int { NIOSingletons.groupLoopCountSuggestion }
 
     /// The most event loops a server may be given.
-    public static let maxCount = 256
+    static let maxCount = 256
 
     /// Groups by thread count, shared by every server in the process and never shut down,
     /// like NIO's own singleton: tests start many servers, and each would otherwise leave its
@@ -28,9 +29,9 @@ public enum HTTPEventLoops {
     /// The process's group of `threads` event loops, created on first use.
     ///
     /// - Parameter threads: Event loops in the group, 1 to ``maxCount``.
-    public static func group(threads: Int) -> any EventLoopGroup {
+    static func group(threads: Int) -> any EventLoopGroup {
         precondition((1...maxCount).contains(threads), "event loops are 1 to \(maxCount), got \(threads)")
-        if threads == NIOSingletons.groupLoopCountSuggestion { return MultiThreadedEventLoopGroup.singleton }
+        if threads == defaultCount { return MultiThreadedEventLoopGroup.singleton }
         return groups.withLock { groups in
             if let group = groups[threads] { return group }
             let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
