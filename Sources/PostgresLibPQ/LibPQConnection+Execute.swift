@@ -48,7 +48,7 @@ extension LibPQConnection {
         }
     }
 
-    private func preparedName(for key: PreparedStatementCache.Key, handle: LibPQHandle) throws -> String {
+    func preparedName(for key: PreparedStatementCache.Key, handle: LibPQHandle) throws -> String {
         if let name = statements.name(for: key) { return name }
         if let evicted = statements.evictIfFull() {
             // Best effort: a failure here (an aborted transaction) only leaves the plan until the session ends.
@@ -68,7 +68,7 @@ extension LibPQConnection {
     }
 
     /// Turns a `PGresult` into rows or an error, freeing it either way.
-    private func consume(_ result: OpaquePointer?, handle: LibPQHandle, sql: String) throws -> PostgresRows {
+    func consume(_ result: OpaquePointer?, handle: LibPQHandle, sql: String) throws -> PostgresRows {
         guard let result else {
             let error = PostgresError.client(handle.isBroken ? .connectionLost : .unexpectedResponse, handle.errorMessage, query: sql)
             if handle.isBroken { discardHandle() }

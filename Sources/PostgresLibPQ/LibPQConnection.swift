@@ -43,6 +43,19 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
         }
     }
 
+    /// Runs `body` with the open PGconn a statement was sent on, without a health check or a
+    /// reconnect: its result can only come from that connection.
+    ///
+    /// - Throws: ``PostgresError/Code/connectionLost`` when the handle has been dropped since.
+    func withSentHandle<R>(_ body: (LibPQHandle) throws -> R) throws -> R {
+        try lock.withLock {
+            guard let handle else {
+                throw PostgresError.client(.connectionLost, "the connection was closed before its result arrived")
+            }
+            return try body(handle)
+        }
+    }
+
     /// Drops the handle after the server closed it; the next use reconnects. Call with `lock` held.
     func discardHandle() {
         handle = nil

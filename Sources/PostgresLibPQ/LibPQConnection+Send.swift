@@ -1,0 +1,66 @@
+internal import CLibPQ
+internal import Logging
+
+extension LibPQConnection {
+    /// Sends a statement without waiting for its result; ``receive(_:)`` collects it. Blocking
+    /// only while the statement is written (and, the first time, while it is prepared).
+    ///
+    /// Between the two, the caller may do other work while PostgreSQL runs the statement. Only
+    /// one statement is outstanding at a time: send the next after receiving this one.
+    ///
+    /// The connection is checked before every statement sent this way, not only after a lease:
+    /// a session may keep its connection across waits, and a connection the server closed
+    /// meanwhile is replaced instead of failing the statement (one `poll` per statement).
+    func send(_ query: PostgresQuery) throws {
+        markLeased()
+        try withHealthyHandle { handle in
+            let sent: Int32
+            if query.binds.count == 0 {
+                sent = query.sql.withCString { sql in
+                    PQsendQueryParams(handle.pointer, sql, 0, nil, nil, nil, nil, 1)
+                }
+            } else {
+                let key = PreparedStatementCache.Key(sql: query.sql, parameterTypes: query.binds.types)
+                let name = try preparedName(for: key, handle: handle)
+                sent = name.withCString { statementName in
+                    query.binds.withParameterPointers { count, values, lengths, formats in
+                        PQsendQueryPrepared(handle.pointer, statementName, count, values, lengths, formats, 1)
+                    }
+                }
+            }
+            guard sent == 1 else {
+                let error = PostgresError.client(
+                    handle.isBroken ? .connectionLost : .unexpectedResponse, handle.errorMessage, query: query.sql)
+                if handle.isBroken { discardHandle() }
+                throw error
+            }
+        }
+    }
+
+    /// Waits for the result of `query`, the statement ``send(_:)`` sent last, and returns its rows.
+    ///
+    /// A plan that went stale under a prepared statement (a schema change, `DISCARD ALL`) is
+    /// prepared afresh and the statement run once more, as ``execute(_:)`` does, outside a
+    /// transaction.
+    func receive(_ query: PostgresQuery) throws -> PostgresRows {
+        do {
+            return try withSentHandle { handle in
+                let result = PQgetResult(handle.pointer)
+                // A statement gives one result, then NULL; anything after the first is read and freed
+                // so the connection is ready for the next statement.
+                defer { while let extra = PQgetResult(handle.pointer) { PQclear(extra) } }
+                return try consume(result, handle: handle, sql: query.sql)
+            }
+        } catch let error as PostgresError
+            where query.binds.count > 0 && (error.code == .featureNotSupported || error.code == .invalidSQLStatementName)
+        {
+            let retry = try withSentHandle { handle -> Bool in
+                _ = statements.remove(PreparedStatementCache.Key(sql: query.sql, parameterTypes: query.binds.types))
+                return !handle.isInTransaction && !handle.isBroken
+            }
+            guard retry else { throw error }
+            logger.debug("re-preparing a statement whose plan went stale", metadata: ["db.statement": "\(query.sql)"])
+            return try execute(query)
+        }
+    }
+}
