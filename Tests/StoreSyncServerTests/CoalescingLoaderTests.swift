@@ -4,26 +4,83 @@ import NIOConcurrencyHelpers
 import Testing
 
 /// The loader behind uncached entitlement lookups: requests that queue behind a running load
-/// share the next one, never the one in flight.
+/// share the next one, never the one in flight, and loads run back to back on a channel's thread.
 @Suite struct CoalescingLoaderTests {
-    /// Records each load's keys, and holds loads until released.
-    actor Loads {
-        private(set) var batches: [[Int]] = []
-        private var held: [CheckedContinuation<Void, Never>] = []
-        private var holding = true
+    typealias Loader = CoalescingLoader<Int, String>
 
-        /// Records `keys`; returns the load's number (0 for the first).
-        func begin(_ keys: [Int]) async -> Int {
-            batches.append(keys)
-            let number = batches.count - 1
-            if holding { await withCheckedContinuation { held.append($0) } }
-            return number
+    /// Channels on threads of their own, as connections have: records each load's keys and what
+    /// happened in which order, and holds every reply until released.
+    final class Loads: @unchecked Sendable {  // every stored property is guarded by `condition`
+        private let condition = NSCondition()
+        private var recorded: [[Int]] = []
+        private var happened: [String] = []
+        private var holding = true
+        private var opened = 0
+        private var closed = 0
+        private var refusals: Int
+        private let failing: Int?
+
+        /// - Parameters:
+        ///   - failing: A key whose loads fail when decoded.
+        ///   - refusals: How many times opening a channel fails first.
+        init(failing: Int? = nil, refusals: Int = 0) {
+            self.failing = failing
+            self.refusals = refusals
         }
 
+        var batches: [[Int]] { condition.withLock { recorded } }
+        var events: [String] { condition.withLock { happened } }
+        var channelsOpened: Int { condition.withLock { opened } }
+        var channelsClosed: Int { condition.withLock { closed } }
+
         func release() {
-            holding = false
-            held.forEach { $0.resume() }
-            held = []
+            condition.withLock {
+                holding = false
+                condition.broadcast()
+            }
+        }
+
+        /// The loader's `open`.
+        func open(_ drain: @escaping @Sendable (Loader.Channel) -> Void) async throws {
+            try condition.withLock {
+                if refusals > 0 {
+                    refusals -= 1
+                    throw OpenFailure()
+                }
+                opened += 1
+            }
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread {
+                    drain(self.channel())
+                    self.condition.withLock { self.closed += 1 }
+                    done.resume()
+                }.start()
+            }
+        }
+
+        /// Values name the load that produced them: key 3 in load 1 is "3@1"; negative keys have none.
+        private func channel() -> Loader.Channel {
+            var inFlight: (number: Int, keys: [Int])?
+            return Loader.Channel(
+                start: { keys in
+                    inFlight = self.condition.withLock {
+                        self.recorded.append(keys)
+                        self.happened.append("started \(self.recorded.count - 1)")
+                        return (self.recorded.count - 1, keys)
+                    }
+                },
+                receive: {
+                    let (number, keys) = inFlight!
+                    self.condition.withLock {
+                        while self.holding { self.condition.wait() }
+                        self.happened.append("received \(number)")
+                    }
+                    return {
+                        self.condition.withLock { self.happened.append("decoded \(number)") }
+                        if let failing = self.failing, keys.contains(failing) { throw LoadFailure() }
+                        return Dictionary(uniqueKeysWithValues: keys.filter { $0 >= 0 }.map { ($0, "\($0)@\(number)") })
+                    }
+                })
         }
     }
 
@@ -34,23 +91,17 @@ import Testing
         func advance(by duration: Duration) { instant.withLockedValue { $0 = $0.advanced(by: duration) } }
     }
 
-    /// A loader whose values name the load that produced them: key 3 in load 1 is "3@1".
     static func loader(
-        _ loads: Loads, batchSize: Int = 16, failing: Int? = nil, concurrentLoads: Int = 1,
-        extraLoadAfter: Duration = .zero, clock: ManualClock = ManualClock()
-    ) -> CoalescingLoader<Int, String> {
-        CoalescingLoader(
-            maxConcurrentLoads: concurrentLoads, maxBatchSize: batchSize, extraLoadAfter: extraLoadAfter,
-            now: { clock.now }
-        ) { keys in
-            let number = await loads.begin(keys)
-            if Task.isCancelled { throw CancellationError() }
-            if let failing, keys.contains(failing) { throw LoadFailure() }
-            return Dictionary(uniqueKeysWithValues: keys.filter { $0 >= 0 }.map { ($0, "\($0)@\(number)") })
-        }
+        _ loads: Loads, batchSize: Int = 16, concurrentLoads: Int = 1, extraLoadAfter: Duration = .zero,
+        linger: Duration = .zero, clock: ManualClock = ManualClock()
+    ) -> Loader {
+        Loader(
+            maxConcurrentLoads: concurrentLoads, maxBatchSize: batchSize, extraLoadAfter: extraLoadAfter, linger: linger,
+            now: { clock.now }, open: loads.open)
     }
 
     struct LoadFailure: Error {}
+    struct OpenFailure: Error {}
 
     static func waitUntil(_ condition: @Sendable () async -> Bool) async throws {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
@@ -64,55 +115,69 @@ import Testing
         let loads = Loads()
         let loader = Self.loader(loads)
         let first = Task { try await loader.value(for: 1) }
-        try await Self.waitUntil { await loads.batches.count == 1 }
+        try await Self.waitUntil { loads.batches.count == 1 }
         // Key 1 again, while its load is in flight: it must wait for a load that starts later
         // (a write committed meanwhile would be missing from the first one).
         let queued = [1, 2, 3, 2].map { key in Task { (key, try await loader.value(for: key)) } }
         try await Self.waitUntil { loader.queuedRequests == 4 }
-        await loads.release()
+        loads.release()
 
         #expect(try await first.value == "1@0")
         for task in queued {
             let (key, value) = try await task.value
             #expect(value == "\(key)@1")
         }
-        let batches = await loads.batches
+        let batches = loads.batches
         #expect(batches.count == 2)
         #expect(batches[0] == [1])
         #expect(batches[1].sorted() == [1, 2, 3], "one load, each key once")
+    }
+
+    @Test func theNextLoadStartsBeforeTheLastRepliesAreDecoded() async throws {
+        let loads = Loads()
+        let loader = Self.loader(loads)
+        let first = Task { try await loader.value(for: 1) }
+        try await Self.waitUntil { loads.batches.count == 1 }
+        let second = Task { try await loader.value(for: 2) }
+        try await Self.waitUntil { loader.queuedRequests == 1 }
+        loads.release()
+
+        #expect(try await [first.value, second.value] == ["1@0", "2@1"])
+        #expect(loads.events == ["started 0", "received 0", "started 1", "decoded 0", "received 1", "decoded 1"])
+        #expect(loads.channelsOpened == 1, "both loads ran on one channel")
     }
 
     @Test func aLoadTakesAtMostTheBatchSizeInDistinctKeys() async throws {
         let loads = Loads()
         let loader = Self.loader(loads, batchSize: 2)
         let first = Task { try await loader.value(for: 0) }
-        try await Self.waitUntil { await loads.batches.count == 1 }
+        try await Self.waitUntil { loads.batches.count == 1 }
         let queued = (10..<15).map { key in Task { (key, try await loader.value(for: key)) } }
         try await Self.waitUntil { loader.queuedRequests == 5 }
-        await loads.release()
+        loads.release()
 
         _ = try await first.value
         for task in queued {
             let (key, value) = try await task.value
             #expect(value?.hasPrefix("\(key)@") == true)
         }
-        #expect(await loads.batches.dropFirst().map(\.count) == [2, 2, 1])
+        #expect(loads.batches.dropFirst().map(\.count) == [2, 2, 1])
     }
 
     @Test func aKeyTheLoadDoesNotAnswerHasNoValue() async throws {
         let loads = Loads()
-        await loads.release()
+        loads.release()
         #expect(try await Self.loader(loads).value(for: -7) == nil)
     }
 
     @Test func aFailedLoadFailsEveryRequestInItAndTheNextLoadRunsAnyway() async throws {
-        let loads = Loads()
-        let loader = Self.loader(loads, failing: 99)
+        let loads = Loads(failing: 99)
+        let loader = Self.loader(loads)
         let first = Task { try await loader.value(for: 1) }
-        try await Self.waitUntil { await loads.batches.count == 1 }
+        try await Self.waitUntil { loads.batches.count == 1 }
         let doomed = [99, 5].map { key in Task { try await loader.value(for: key) } }
         try await Self.waitUntil { loader.queuedRequests == 2 }
-        await loads.release()
+        loads.release()
 
         #expect(try await first.value == "1@0")
         for task in doomed {
@@ -121,35 +186,67 @@ import Testing
         #expect(try await loader.value(for: 5) == "5@2")
     }
 
-    @Test func whenTheTaskRunningALoadIsCancelledTheOthersInItStillGetAnswers() async throws {
+    @Test func cancellingOneRequestCancelsNoLoadOthersShare() async throws {
         let loads = Loads()
         let loader = Self.loader(loads)
         let first = Task { try await loader.value(for: 0) }
-        try await Self.waitUntil { await loads.batches.count == 1 }
-        // The first to queue runs the next load for everyone queued after it.
-        let leader = Task { try await loader.value(for: 1) }
+        try await Self.waitUntil { loads.batches.count == 1 }
+        let cancelled = Task { try await loader.value(for: 1) }
         try await Self.waitUntil { loader.queuedRequests == 1 }
-        let follower = Task { try await loader.value(for: 2) }
+        let other = Task { try await loader.value(for: 2) }
         try await Self.waitUntil { loader.queuedRequests == 2 }
-        leader.cancel()
-        await loads.release()
+        cancelled.cancel()
+        first.cancel()
+        loads.release()
 
-        _ = try await first.value
-        await #expect(throws: CancellationError.self) { try await leader.value }
-        #expect(try await follower.value == "2@2", "retried in a load of its own")
-        #expect(await loads.batches.map { $0.sorted() } == [[0], [1, 2], [2]])
+        #expect(try await first.value == "0@0", "a load runs in no request's task")
+        #expect(try await cancelled.value == "1@1")
+        #expect(try await other.value == "2@1")
+        #expect(loads.batches.map { $0.sorted() } == [[0], [1, 2]])
+    }
+
+    @Test func aChannelThatCannotOpenFailsItsRequestsAndTheNextRequestOpensAnother() async throws {
+        let loads = Loads(refusals: 1)
+        loads.release()
+        let loader = Self.loader(loads)
+
+        await #expect(throws: OpenFailure.self) { try await loader.value(for: 1) }
+        #expect(try await loader.value(for: 1) == "1@0")
+        #expect(loads.channelsOpened == 1)
+    }
+
+    @Test func aChannelWhoseQueueRanDryWaitsForTheNextRequestWhileItLingers() async throws {
+        let loads = Loads()
+        loads.release()
+        let loader = Self.loader(loads, linger: .seconds(5))
+
+        #expect(try await loader.value(for: 1) == "1@0")
+        #expect(try await loader.value(for: 2) == "2@1")
+        #expect(loads.channelsOpened == 1, "the second request found the first channel waiting")
+        #expect(loads.channelsClosed == 0)
+    }
+
+    @Test func withoutLingeringAChannelGoesBackAsSoonAsItsQueueRunsDry() async throws {
+        let loads = Loads()
+        loads.release()
+        let loader = Self.loader(loads)
+
+        #expect(try await loader.value(for: 1) == "1@0")
+        try await Self.waitUntil { loads.channelsClosed == 1 }
+        #expect(try await loader.value(for: 2) == "2@1")
+        #expect(loads.channelsOpened == 2)
     }
 
     @Test func withoutPatienceLoadsStartSideBySideUpToTheLimit() async throws {
         let loads = Loads()
         let loader = Self.loader(loads, concurrentLoads: 2)
         let first = Task { try await loader.value(for: 1) }
-        try await Self.waitUntil { await loads.batches.count == 1 }
+        try await Self.waitUntil { loads.batches.count == 1 }
         let second = Task { try await loader.value(for: 2) }
-        try await Self.waitUntil { await loads.batches.count == 2 }
+        try await Self.waitUntil { loads.batches.count == 2 }
         let third = Task { try await loader.value(for: 3) }
         try await Self.waitUntil { loader.queuedRequests == 1 }
-        await loads.release()
+        loads.release()
 
         #expect(try await [first.value, second.value, third.value] == ["1@0", "2@1", "3@2"])
     }
@@ -159,42 +256,43 @@ import Testing
         let clock = ManualClock()
         let loader = Self.loader(loads, concurrentLoads: 2, extraLoadAfter: .milliseconds(5), clock: clock)
         let first = Task { try await loader.value(for: 1) }
-        try await Self.waitUntil { await loads.batches.count == 1 }
+        try await Self.waitUntil { loads.batches.count == 1 }
         clock.advance(by: .milliseconds(4))
         let queued = [2, 3].map { key in Task { try await loader.value(for: key) } }
         try await Self.waitUntil { loader.queuedRequests == 2 }
-        #expect(await loads.batches.count == 1)
-        await loads.release()
+        #expect(loads.batches.count == 1)
+        loads.release()
 
         #expect(try await first.value == "1@0")
         for task in queued { #expect(try await task.value?.hasSuffix("@1") == true) }
-        #expect(await loads.batches.map { $0.sorted() } == [[1], [2, 3]])
+        #expect(loads.batches.map { $0.sorted() } == [[1], [2, 3]])
     }
 
-    @Test func aSlowLoadLetsTheNextRequestStartASecondLoadThatTakesTheQueue() async throws {
+    @Test func aSlowLoadLetsTheNextRequestOpenASecondChannelThatTakesTheQueue() async throws {
         let loads = Loads()
         let clock = ManualClock()
         let loader = Self.loader(loads, concurrentLoads: 2, extraLoadAfter: .milliseconds(5), clock: clock)
         let slow = Task { try await loader.value(for: 1) }
-        try await Self.waitUntil { await loads.batches.count == 1 }
+        try await Self.waitUntil { loads.batches.count == 1 }
         let queued = Task { try await loader.value(for: 2) }
         try await Self.waitUntil { loader.queuedRequests == 1 }
         clock.advance(by: .milliseconds(5))
-        // The first load has run its 5 ms: this request starts a second one, with the queue.
+        // The first load has run its 5 ms: this request opens a second channel, with the queue.
         let arriving = Task { try await loader.value(for: 3) }
-        try await Self.waitUntil { await loads.batches.count == 2 }
+        try await Self.waitUntil { loads.batches.count == 2 }
         #expect(loader.queuedRequests == 0)
-        #expect(await loads.batches[1].sorted() == [2, 3])
+        #expect(loads.batches[1].sorted() == [2, 3])
         // Two loads run, both slow now: the limit holds.
         clock.advance(by: .milliseconds(5))
         let third = Task { try await loader.value(for: 4) }
         try await Self.waitUntil { loader.queuedRequests == 1 }
-        #expect(await loads.batches.count == 2)
-        await loads.release()
+        #expect(loads.batches.count == 2)
+        loads.release()
 
         #expect(try await slow.value == "1@0")
         #expect(try await queued.value == "2@1")
         #expect(try await arriving.value == "3@1")
         #expect(try await third.value == "4@2")
+        #expect(loads.channelsOpened == 2)
     }
 }

@@ -70,7 +70,11 @@ public enum LookupQuery {
     static func run(_ accountIds: [UUID], withDigests: Bool = false, on connection: PostgresConnection) async throws
         -> [UUID: Found]
     {
-        let rows = try await connection.query(query(for: accountIds, withDigests: withDigests))
+        try found(in: try await connection.query(query(for: accountIds, withDigests: withDigests)), withDigests: withDigests)
+    }
+
+    /// What the rows of ``query(for:withDigests:)`` say of each account.
+    static func found(in rows: PostgresRows, withDigests: Bool = false) throws -> [UUID: Found] {
         let recordColumn = heldColumn + (withDigests ? 1 : 0)
         let renewalColumn = recordColumn + TransactionRow.columnCount
         var versions: [UUID: Int64] = [:]

@@ -29,9 +29,20 @@ struct LookupService: Sendable {
         self.snapshots = snapshots
         self.now = now
         self.loader = CoalescingLoader(
-            maxConcurrentLoads: concurrentLoads, maxBatchSize: Self.maxBatchSize, extraLoadAfter: Self.extraLoadAfter
-        ) { accountIds in
-            try await pool.withConnection { try await LookupQuery.run(accountIds, on: $0) }
+            maxConcurrentLoads: concurrentLoads, maxBatchSize: Self.maxBatchSize, extraLoadAfter: Self.extraLoadAfter,
+            linger: Self.linger
+        ) { drain in
+            try await pool.withConnection { connection in
+                try await connection.withBlockingSession { session in
+                    drain(
+                        CoalescingLoader.Channel(
+                            start: { accountIds in try session.send(LookupQuery.query(for: accountIds)) },
+                            receive: {
+                                let rows = try session.receive()
+                                return { try LookupQuery.found(in: rows) }
+                            }))
+                }
+            }
         }
     }
 
@@ -47,6 +58,13 @@ struct LookupService: Sendable {
     /// side by side, ~20 % less PostgreSQL and ~7 % less server CPU per uncached lookup. A slow
     /// one (an account with a huge ledger) holds the other lookups up for at most this long.
     static let extraLoadAfter = Duration.milliseconds(5)
+
+    /// How long a connection that ran lookups waits for the next miss before it goes back to the
+    /// pool. Under load the queue runs dry between bursts of requests every few statements, and
+    /// each fresh start costs a task, a checkout and a hop to the connection's thread. Waiting
+    /// 1 ms instead: ~10 % more uncached lookups at 16 and 64 connections (2 cores); an idle
+    /// server still gives the connection back within a millisecond.
+    static let linger = Duration.milliseconds(1)
 
     /// Accounts per lookup statement at most: enough to drain a burst, small enough that no
     /// account waits long for the others' rows.
