@@ -1,0 +1,96 @@
+import Foundation
+import PostgresLibPQ
+import StoreSyncCore
+
+extension LookupService {
+    /// One request's lookup that missed the snapshot cache: an account's snapshot, unless the
+    /// request holds the current one (its `If-None-Match`).
+    struct SnapshotRequest: Hashable, Sendable {
+        let accountId: UUID
+        let heldTags: String?
+    }
+
+    /// What the loader answers a request: the response, and the snapshot it signed for it (for
+    /// the cache), under the catalog revision it was derived with.
+    struct LoadedSnapshot: Sendable {
+        let response: SnapshotResponse
+        let signed: SignedSnapshot?
+        let catalogRevision: String
+    }
+
+    /// Loads the snapshots of cache misses in batches, back to back on one connection's thread,
+    /// where each batch is also derived and signed while PostgreSQL runs the next.
+    ///
+    /// Deriving and signing there rather than in each request's task: ~8 % more uncached
+    /// lookups at 16 connections (2 cores), as a batch of resumed requests no longer queues for
+    /// Swift Concurrency's two threads with ~20 µs of work each. One connection's thread signs
+    /// ~40,000 snapshots a second, beyond what a lookup statement a time serves.
+    static func makeLoader(
+        pool: ConnectionPool, catalog: CatalogService, snapshots: SnapshotService, concurrentLoads: Int,
+        now: @escaping @Sendable () -> Date
+    ) -> CoalescingLoader<SnapshotRequest, Result<LoadedSnapshot, any Error>> {
+        CoalescingLoader(
+            maxConcurrentLoads: concurrentLoads, maxBatchSize: maxBatchSize, extraLoadAfter: extraLoadAfter,
+            linger: linger
+        ) { drain in
+            try await pool.withConnection { connection in
+                try await connection.withBlockingSession { session in
+                    var inFlight: [SnapshotRequest] = []
+                    drain(
+                        CoalescingLoader.Channel(
+                            start: { requests in
+                                inFlight = requests
+                                var accountIds: [UUID] = []
+                                var seen: Set<UUID> = []
+                                for request in requests where seen.insert(request.accountId).inserted {
+                                    accountIds.append(request.accountId)
+                                }
+                                try session.send(LookupQuery.query(for: accountIds))
+                            },
+                            receive: {
+                                let (rows, requests) = (try session.receive(), inFlight)
+                                return {
+                                    try answers(
+                                        to: requests, found: LookupQuery.found(in: rows), catalog: catalog.currentState,
+                                        snapshots: snapshots, at: now())
+                                }
+                            }))
+                }
+            }
+        }
+    }
+
+    /// Each request's answer from what one statement read: a 304 for a request that holds the
+    /// current tag, else the snapshot, signed once per account. An account that does not
+    /// exist has no answer; a snapshot that cannot be signed fails only its requests.
+    static func answers(
+        to requests: [SnapshotRequest], found: [UUID: LookupQuery.Found], catalog: CatalogService.CatalogState,
+        snapshots: SnapshotService, at now: Date
+    ) -> [SnapshotRequest: Result<LoadedSnapshot, any Error>] {
+        var signed: [UUID: Result<SignedSnapshot, any Error>] = [:]
+        var answers: [SnapshotRequest: Result<LoadedSnapshot, any Error>] = [:]
+        for request in requests {
+            guard let account = found[request.accountId] else { continue }
+            let etag = etag(version: account.version, catalogRevision: catalog.revision)
+            if ifNoneMatch(request.heldTags, names: etag) {
+                answers[request] = .success(
+                    LoadedSnapshot(response: .current(etag: etag), signed: nil, catalogRevision: catalog.revision))
+                continue
+            }
+            let snapshot =
+                signed[request.accountId]
+                ?? Result {
+                    try snapshots.snapshot(
+                        accountId: request.accountId, version: account.version, ledger: account.ledger,
+                        catalog: catalog.catalog, at: now)
+                }
+            signed[request.accountId] = snapshot
+            answers[request] = snapshot.map { snapshot in
+                LoadedSnapshot(
+                    response: .snapshot(body: snapshot.body, etag: etag), signed: snapshot,
+                    catalogRevision: catalog.revision)
+            }
+        }
+        return answers
+    }
+}

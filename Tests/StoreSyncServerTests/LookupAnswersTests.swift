@@ -1,0 +1,90 @@
+import Crypto
+import Foundation
+import Logging
+import StoreSyncAPI
+@testable import StoreSyncServer
+import StoreSyncCore
+import StoreSyncTesting
+import Testing
+
+/// What a batch of cache misses is answered from one statement's rows: derived and signed on
+/// the connection's thread, per request.
+@Suite struct LookupAnswersTests {
+    let key = Curve25519.Signing.PrivateKey()
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let catalog = CatalogService.CatalogState(
+        catalog: Catalog(TestCatalog.products), revision: CatalogService.CatalogState.revision(of: Catalog(TestCatalog.products)))
+
+    var snapshots: SnapshotService {
+        get throws {
+            SnapshotService(
+                signer: try SnapshotSigner(rawKey: key.rawRepresentation, logger: Logger(label: "test")), offlineGraceSeconds: 3_600,
+                feed: nil, capacity: 0)
+        }
+    }
+
+    func found(version: Int64, records: [TransactionRecord]) -> LookupQuery.Found {
+        LookupQuery.Found(version: version, ledger: Ledger(records: records, renewalInfos: []))
+    }
+
+    @Test func eachRequestGetsItsAccountsSnapshotSignedOnceAndA304WhenItHoldsTheCurrentTag() throws {
+        let (owner, other) = (UUID(), UUID())
+        let bought = TestPurchases.record(purchased: now.addingTimeInterval(-60))
+        let currentTag = LookupService.etag(version: 7, catalogRevision: catalog.revision)
+        let requests = [
+            LookupService.SnapshotRequest(accountId: owner, heldTags: nil),
+            LookupService.SnapshotRequest(accountId: owner, heldTags: "\"6-\(catalog.revision)\""),
+            LookupService.SnapshotRequest(accountId: owner, heldTags: currentTag),
+            LookupService.SnapshotRequest(accountId: other, heldTags: nil),
+        ]
+        let answers = LookupService.answers(
+            to: requests, found: [owner: found(version: 7, records: [bought]), other: found(version: 2, records: [])],
+            catalog: catalog, snapshots: try snapshots, at: now)
+
+        let fresh = try #require(try answers[requests[0]]?.get())
+        let stale = try #require(try answers[requests[1]]?.get())
+        guard case .snapshot(let body, let etag) = fresh.response, case .snapshot(let staleBody, _) = stale.response else {
+            Issue.record("a request without the current tag gets the snapshot")
+            return
+        }
+        #expect(etag == currentTag)
+        #expect(staleBody == body, "one signature per account and batch")
+        #expect(fresh.catalogRevision == catalog.revision)
+        let snapshot = try StoreSyncJSON.makeDecoder().decode(Snapshot.self, from: body)
+        #expect(snapshot.accountId == owner && snapshot.version == 7)
+        #expect(snapshot.entitlements.map(\.entitlementId) == ["premium"])
+        let signature = try #require(Data(base64Encoded: snapshot.signature))
+        #expect(key.publicKey.isValidSignature(signature, for: try snapshot.signedBytes()))
+
+        let held = try #require(try answers[requests[2]]?.get())
+        guard case .current(let heldTag) = held.response else {
+            Issue.record("a request holding the current tag gets a 304")
+            return
+        }
+        #expect(heldTag == currentTag)
+        #expect(held.signed == nil, "nothing signed for a 304")
+
+        let empty = try #require(try answers[requests[3]]?.get())
+        #expect(empty.signed?.snapshot.accountId == other)
+        #expect(empty.signed?.snapshot.entitlements == [])
+    }
+
+    @Test func anAccountTheStatementDidNotFindHasNoAnswer() throws {
+        let request = LookupService.SnapshotRequest(accountId: UUID(), heldTags: nil)
+        let answers = LookupService.answers(to: [request], found: [:], catalog: catalog, snapshots: try snapshots, at: now)
+        #expect(answers[request] == nil)
+    }
+
+    @Test func aSnapshotThatCannotBeSignedFailsOnlyItsOwnRequests() throws {
+        let (broken, fine) = (UUID(), UUID())
+        // A date past year 9999 has no RFC 3339 form: its snapshot cannot be encoded.
+        let unwritable = TestPurchases.record(purchased: Date(timeIntervalSince1970: 300_000_000_000))
+        let requests = [broken, fine].map { LookupService.SnapshotRequest(accountId: $0, heldTags: nil) }
+        let answers = LookupService.answers(
+            to: requests, found: [broken: found(version: 1, records: [unwritable]), fine: found(version: 1, records: [])],
+            catalog: catalog, snapshots: try snapshots, at: now)
+
+        #expect(throws: (any Error).self) { try answers[requests[0]]?.get() }
+        #expect(try answers[requests[1]]?.get().signed?.snapshot.accountId == fine)
+    }
+}
