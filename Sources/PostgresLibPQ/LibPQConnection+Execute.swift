@@ -7,15 +7,8 @@ extension LibPQConnection {
     /// Statements with parameters go through the per-connection prepared-statement cache;
     /// statements without run unnamed, so one-off SQL (DDL, BEGIN) does not fill the cache.
     func execute(_ query: PostgresQuery) throws -> PostgresRows {
-        try withHealthyHandle { handle in
-            if query.binds.count == 0 {
-                let result = query.sql.withCString { sql in
-                    PQexecParams(handle.pointer, sql, 0, nil, nil, nil, nil, 1)
-                }
-                return try consume(result, handle: handle, sql: query.sql)
-            }
-            return try executePrepared(query, handle: handle, retryStalePlan: !handle.isInTransaction)
-        }
+        try send(query)
+        return try receive(query)
     }
 
     /// Runs several `;`-separated statements with the simple-query protocol. Blocking.
@@ -23,28 +16,6 @@ extension LibPQConnection {
         try withHealthyHandle { handle in
             let result = script.withCString { PQexec(handle.pointer, $0) }
             _ = try consume(result, handle: handle, sql: script)
-        }
-    }
-
-    private func executePrepared(_ query: PostgresQuery, handle: LibPQHandle, retryStalePlan: Bool) throws -> PostgresRows {
-        let key = PreparedStatementCache.Key(sql: query.sql, parameterTypes: query.binds.types)
-        let name = try preparedName(for: key, handle: handle)
-        let result = name.withCString { statementName in
-            query.binds.withParameterPointers { count, values, lengths, formats in
-                PQexecPrepared(handle.pointer, statementName, count, values, lengths, formats, 1)
-            }
-        }
-        do {
-            return try consume(result, handle: handle, sql: query.sql)
-        } catch let error as PostgresError
-            where error.code == .featureNotSupported || error.code == .invalidSQLStatementName {
-            // A schema change invalidated the plan ("cached plan must not change result type"),
-            // or the statement vanished (DISCARD ALL). Outside a transaction nothing was
-            // aborted, so prepare afresh once; inside one, the caller's retry does it.
-            _ = statements.remove(key)
-            guard retryStalePlan, !handle.isBroken else { throw error }
-            logger.debug("re-preparing a statement whose plan went stale", metadata: ["db.statement": "\(name)"])
-            return try executePrepared(query, handle: handle, retryStalePlan: false)
         }
     }
 

@@ -7,12 +7,7 @@ extension LibPQConnection {
     ///
     /// Between the two, the caller may do other work while PostgreSQL runs the statement. Only
     /// one statement is outstanding at a time: send the next after receiving this one.
-    ///
-    /// The connection is checked before every statement sent this way, not only after a lease:
-    /// a session may keep its connection across waits, and a connection the server closed
-    /// meanwhile is replaced instead of failing the statement (one `poll` per statement).
     func send(_ query: PostgresQuery) throws {
-        markLeased()
         try withHealthyHandle { handle in
             let sent: Int32
             if query.binds.count == 0 {
@@ -39,10 +34,11 @@ extension LibPQConnection {
 
     /// Waits for the result of `query`, the statement ``send(_:)`` sent last, and returns its rows.
     ///
-    /// A plan that went stale under a prepared statement (a schema change, `DISCARD ALL`) is
-    /// prepared afresh and the statement run once more, as ``execute(_:)`` does, outside a
-    /// transaction.
-    func receive(_ query: PostgresQuery) throws -> PostgresRows {
+    /// A schema change can invalidate a prepared statement's plan ("cached plan must not change
+    /// result type"), and `DISCARD ALL` drops the statement. Outside a transaction nothing was
+    /// aborted, so the statement is prepared afresh and run once more; inside one, the caller's
+    /// retry of the transaction does it.
+    func receive(_ query: PostgresQuery, retryingStalePlan: Bool = true) throws -> PostgresRows {
         do {
             return try withSentHandle { handle in
                 let result = PQgetResult(handle.pointer)
@@ -56,11 +52,12 @@ extension LibPQConnection {
         {
             let retry = try withSentHandle { handle -> Bool in
                 _ = statements.remove(PreparedStatementCache.Key(sql: query.sql, parameterTypes: query.binds.types))
-                return !handle.isInTransaction && !handle.isBroken
+                return retryingStalePlan && !handle.isInTransaction && !handle.isBroken
             }
             guard retry else { throw error }
             logger.debug("re-preparing a statement whose plan went stale", metadata: ["db.statement": "\(query.sql)"])
-            return try execute(query)
+            try send(query)
+            return try receive(query, retryingStalePlan: false)
         }
     }
 }
