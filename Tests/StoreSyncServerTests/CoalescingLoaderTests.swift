@@ -60,22 +60,23 @@ import Testing
 
         /// Values name the load that produced them: key 3 in load 1 is "3@1"; negative keys have none.
         private func channel() -> Loader.Channel {
-            var inFlight: (number: Int, keys: [Int])?
+            // Like a connection, a channel knows which of its statements is outstanding.
+            var outstanding = 0
             return Loader.Channel(
                 start: { keys in
-                    inFlight = self.condition.withLock {
+                    outstanding = self.condition.withLock {
                         self.recorded.append(keys)
                         self.happened.append("started \(self.recorded.count - 1)")
-                        return (self.recorded.count - 1, keys)
+                        return self.recorded.count - 1
                     }
                 },
                 receive: {
-                    let (number, keys) = inFlight!
+                    let number = outstanding
                     self.condition.withLock {
                         while self.holding { self.condition.wait() }
                         self.happened.append("received \(number)")
                     }
-                    return {
+                    return { keys in
                         self.condition.withLock { self.happened.append("decoded \(number)") }
                         if let failing = self.failing, keys.contains(failing) { throw LoadFailure() }
                         return Dictionary(uniqueKeysWithValues: keys.filter { $0 >= 0 }.map { ($0, "\($0)@\(number)") })

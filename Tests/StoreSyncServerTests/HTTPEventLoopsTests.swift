@@ -17,7 +17,7 @@ import Testing
         #expect(three !== one)
     }
 
-    @Test(arguments: [0, HTTPEventLoops.maxCount + 1])
+    @Test(arguments: [0, HTTPEventLoops.allowedCounts.upperBound + 1])
     func aCountOutsideTheRangeIsRefusedByName(count: Int) {
         var configuration = ServerConfiguration(bundleId: "com.example", environment: .sandbox)
         configuration.httpEventLoops = count

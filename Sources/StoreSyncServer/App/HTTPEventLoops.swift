@@ -18,8 +18,8 @@ enum HTTPEventLoops {
     /// singleton group.
     static var defaultCount: Int { NIOSingletons.groupLoopCountSuggestion }
 
-    /// The most event loops a server may be given.
-    static let maxCount = 256
+    /// How many event loops a server may be given.
+    static let allowedCounts = 1...256
 
     /// Groups by thread count, shared by every server in the process and never shut down,
     /// like NIO's own singleton: tests start many servers, and each would otherwise leave its
@@ -28,9 +28,9 @@ enum HTTPEventLoops {
 
     /// The process's group of `threads` event loops, created on first use.
     ///
-    /// - Parameter threads: Event loops in the group, 1 to ``maxCount``.
+    /// - Parameter threads: Event loops in the group, within ``allowedCounts``.
     static func group(threads: Int) -> any EventLoopGroup {
-        precondition((1...maxCount).contains(threads), "event loops are 1 to \(maxCount), got \(threads)")
+        precondition(allowedCounts.contains(threads), "event loops are \(allowedCounts), got \(threads)")
         if threads == defaultCount { return MultiThreadedEventLoopGroup.singleton }
         return groups.withLock { groups in
             if let group = groups[threads] { return group }

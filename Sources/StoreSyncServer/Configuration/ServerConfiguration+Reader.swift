@@ -21,7 +21,7 @@ extension ServerConfiguration {
 
         httpHost = settings.optional(.httpHost) ?? httpHost
         httpPort = try settings.integer(.httpPort, in: 0...65_535) ?? httpPort
-        httpEventLoops = try settings.integer(.httpEventLoops, in: 1...HTTPEventLoops.maxCount) ?? httpEventLoops
+        httpEventLoops = try settings.integer(.httpEventLoops, in: HTTPEventLoops.allowedCounts) ?? httpEventLoops
         databaseURL = settings.optional(.databaseURL)
         databasePoolSize = try settings.integer(.databasePoolSize, in: 1...512) ?? databasePoolSize
         dataDirectory = settings.optional(.dataDirectory) ?? dataDirectory

@@ -68,8 +68,9 @@ public struct ServerConfiguration: Sendable {
         if let signingKey, signingKey.count != 32 {
             throw .invalid(.signingKey, "expected the base64 of 32 bytes, got \(signingKey.count) bytes")
         }
-        if !(1...HTTPEventLoops.maxCount).contains(httpEventLoops) {
-            throw .invalid(.httpEventLoops, "expected 1 to \(HTTPEventLoops.maxCount), got \(httpEventLoops)")
+        let eventLoops = HTTPEventLoops.allowedCounts
+        if !eventLoops.contains(httpEventLoops) {
+            throw .invalid(.httpEventLoops, "expected \(eventLoops.lowerBound) to \(eventLoops.upperBound), got \(httpEventLoops)")
         }
         if !(4...31).contains(passwordHashCost) { throw .invalid(.bcryptCost, "bcrypt's cost is 4 to 31") }
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {

@@ -23,8 +23,9 @@ import NIOConcurrencyHelpers
 /// so every answer reflects every write committed before its request: read-your-writes holds
 /// exactly as if each request had loaded alone.
 final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    /// A load's reply as it arrived, decoded into values (a key missing has none) when called.
-    typealias Reply = () throws -> [Key: Value]
+    /// A load's reply as it arrived; called with the load's keys, it decodes them into values
+    /// (a key missing has none).
+    typealias Reply = ([Key]) throws -> [Key: Value]
 
     /// Where loads run: one connection, used from its own thread by one drain at a time.
     struct Channel {
@@ -106,7 +107,7 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
                 // No connection (the pool timed out or shut down): this batch fails as its load
                 // would have, and whoever queued meanwhile gets a channel of its own.
                 answer(first, with: .failure(error))
-                if let next = takeBatchOrClose(slot) { drainInBackground(slot: slot, first: next) }
+                if let next = takeBatch(for: slot, ifNone: nil) { drainInBackground(slot: slot, first: next) }
             }
         }
     }
@@ -118,12 +119,14 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         let wakeUp = DispatchSemaphore(value: 0)
         var inFlight = start(first, on: channel)
         while true {
-            if let batch = inFlight {
+            if let load = inFlight {
                 let reply = Result { try channel.receive() }
-                inFlight = takeBatch(for: slot, orWaitOn: wakeUp).flatMap { start($0, on: channel) }
-                answer(batch, with: reply.flatMap { decode in Result { try decode() } })
+                inFlight = takeBatch(for: slot, ifNone: .waiting(wakeUp)).flatMap { start($0, on: channel) }
+                answer(load.batch, with: reply.flatMap { decode in Result { try decode(load.keys) } })
             } else {
-                guard let next = takeBatch(for: slot, orWaitOn: wakeUp) ?? awaitBatch(for: slot, on: wakeUp) else { return }
+                guard let next = takeBatch(for: slot, ifNone: .waiting(wakeUp)) ?? awaitBatch(for: slot, on: wakeUp) else {
+                    return
+                }
                 inFlight = start(next, on: channel)
             }
         }
@@ -131,26 +134,26 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
     /// Starts the load of `batch`; when that fails, answers it with the failure.
     ///
-    /// - Returns: `batch` when its load is in flight.
-    private func start(_ batch: [Waiter], on channel: Channel) -> [Waiter]? {
+    /// - Returns: The load in flight: `batch` and its distinct keys.
+    private func start(_ batch: [Waiter], on channel: Channel) -> (batch: [Waiter], keys: [Key])? {
         var keys: [Key] = []
         var seen: Set<Key> = []
         for waiter in batch where seen.insert(waiter.key).inserted { keys.append(waiter.key) }
         do {
             try channel.start(keys)
-            return batch
+            return (batch, keys)
         } catch {
             answer(batch, with: .failure(error))
             return nil
         }
     }
 
-    /// The next batch for the channel in `slot`, timed from now; when nobody waits, marks the
-    /// channel waiting on `wakeUp`, which the next request signals.
-    private func takeBatch(for slot: Int, orWaitOn wakeUp: DispatchSemaphore) -> [Waiter]? {
+    /// The next batch for the channel in `slot`, timed from now. When nobody waits, the slot
+    /// becomes `ifNone`: waiting on a semaphore the next request signals, or `nil`, freed.
+    private func takeBatch(for slot: Int, ifNone: Slot?) -> [Waiter]? {
         state.withLockedValue { state in
             guard !state.queue.isEmpty else {
-                state.slots[slot] = .waiting(wakeUp)
+                state.slots[slot] = ifNone
                 return nil
             }
             state.slots[slot] = .loading(since: now())
@@ -158,8 +161,8 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
     }
 
-    /// Waits up to `linger` for a request to wake the waiting channel in `slot`; gives the slot
-    /// up when none came.
+    /// Waits up to `linger` for a request to wake the channel in `slot`, which waits on
+    /// `wakeUp`; gives the slot up when none came.
     ///
     /// - Returns: The batch to load next, or `nil` when the channel is to go back.
     private func awaitBatch(for slot: Int, on wakeUp: DispatchSemaphore) -> [Waiter]? {
@@ -176,19 +179,7 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
             }
             // A wake-up left over from a request whose batch was taken without waiting finds the
             // queue empty: wait again.
-            if let batch = takeBatch(for: slot, orWaitOn: wakeUp) { return batch }
-        }
-    }
-
-    /// The next batch for `slot`, or `nil` having freed the slot when nobody waits.
-    private func takeBatchOrClose(_ slot: Int) -> [Waiter]? {
-        state.withLockedValue { state in
-            guard !state.queue.isEmpty else {
-                state.slots[slot] = nil
-                return nil
-            }
-            state.slots[slot] = .loading(since: now())
-            return state.takeBatch(limit: maxBatchSize)
+            if let batch = takeBatch(for: slot, ifNone: .waiting(wakeUp)) { return batch }
         }
     }
 

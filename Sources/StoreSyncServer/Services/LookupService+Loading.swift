@@ -35,11 +35,9 @@ extension LookupService {
         ) { drain in
             try await pool.withConnection { connection in
                 try await connection.withBlockingSession { session in
-                    var inFlight: [SnapshotRequest] = []
                     drain(
                         CoalescingLoader.Channel(
                             start: { requests in
-                                inFlight = requests
                                 var accountIds: [UUID] = []
                                 var seen: Set<UUID> = []
                                 for request in requests where seen.insert(request.accountId).inserted {
@@ -48,8 +46,8 @@ extension LookupService {
                                 try session.send(LookupQuery.query(for: accountIds))
                             },
                             receive: {
-                                let (rows, requests) = (try session.receive(), inFlight)
-                                return {
+                                let rows = try session.receive()
+                                return { requests in
                                     try answers(
                                         to: requests, found: LookupQuery.found(in: rows), catalog: catalog.currentState,
                                         snapshots: snapshots, at: now())
