@@ -9,8 +9,17 @@ public struct Migration: Sendable, Hashable {
     public let name: String
     /// The SQL script.
     public let sql: String
-    /// The SHA-256 of the file's bytes, hex; a changed file no longer matches what was applied.
+    /// The SHA-256 of the script's statements without their comments (``MigrationStatements``),
+    /// hex: a changed statement no longer matches what was applied; a mended comment still does.
     public let checksum: String
+    /// The SHA-256 of the file's bytes, hex: the checksum databases migrated before checksums left
+    /// comments out recorded, accepted once and then replaced by ``checksum``.
+    public let fileChecksum: String
+    /// File checksums an earlier text of this file was applied under, accepted like
+    /// ``fileChecksum``: each is named in the file by a comment line
+    /// `-- applied-as-file-sha256: <hex>`, so that a comment mended after it was applied under a
+    /// file checksum keeps those databases valid.
+    public let earlierFileChecksums: [String]
 
     /// Reads a migration file.
     ///
@@ -33,7 +42,33 @@ public struct Migration: Sendable, Hashable {
         self.version = version
         self.name = String(fileName.dropLast(4))
         self.sql = sql
-        self.checksum = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        self.checksum = Self.hex(SHA256.hash(data: Data(MigrationStatements.text(of: sql).utf8)))
+        self.fileChecksum = Self.hex(SHA256.hash(data: bytes))
+        self.earlierFileChecksums = Self.earlierFileChecksums(in: sql)
+    }
+
+    /// Whether a database that recorded `checksum` applied this migration's statements.
+    func matches(recorded checksum: String) -> Bool {
+        checksum == self.checksum || isEarlierFileChecksum(checksum)
+    }
+
+    /// Whether `checksum` is a whole-file checksum this migration was applied under.
+    func isEarlierFileChecksum(_ checksum: String) -> Bool {
+        checksum == fileChecksum || earlierFileChecksums.contains(checksum)
+    }
+
+    private static let earlierChecksumMarker = "-- applied-as-file-sha256:"
+
+    private static func earlierFileChecksums(in sql: String) -> [String] {
+        sql.split(whereSeparator: \.isNewline).compactMap { line in
+            guard line.hasPrefix(earlierChecksumMarker) else { return nil }
+            let hex = line.dropFirst(earlierChecksumMarker.count).trimmingCharacters(in: .whitespaces)
+            return hex.utf8.count == 64 && hex.allSatisfy(\.isHexDigit) ? hex.lowercased() : nil
+        }
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
     }
 
     /// The version of `NNNN_name.sql` (digits, an underscore, letters, digits, `_` or `-`), or nil.

@@ -4,8 +4,9 @@ public import Logging
 /// Applies the `NNNN_name.sql` files of a directory, in order, each once.
 ///
 /// Each migration runs in its own transaction together with its row in `schema_migrations`
-/// (name, checksum, time), so a failed one leaves no trace. A migration whose file changed after
-/// it was applied stops the run with an error naming it. Processes migrating the same database
+/// (name, checksum, time), so a failed one leaves no trace. A migration whose statements changed
+/// after it was applied stops the run with an error naming it; its comments may be mended (the
+/// checksum covers the statements only, see ``Migration/checksum``). Processes migrating the same database
 /// at once take turns on a PostgreSQL advisory lock. Scripts must not contain BEGIN or COMMIT.
 public struct SchemaMigrator: Sendable {
     /// The directory holding the migration files.
@@ -82,8 +83,12 @@ public struct SchemaMigrator: Sendable {
         var newlyApplied: [String] = []
         for migration in migrations {
             if let checksum = applied[migration.name] {
-                guard checksum == migration.checksum else {
+                guard migration.matches(recorded: checksum) else {
                     throw SchemaMigrationError.checksumMismatch(name: migration.name, applied: checksum, file: migration.checksum)
+                }
+                if checksum != migration.checksum {
+                    try await connection.execute(
+                        "UPDATE schema_migrations SET checksum = \(migration.checksum) WHERE name = \(migration.name)")
                 }
                 continue
             }

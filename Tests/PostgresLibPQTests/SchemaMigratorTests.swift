@@ -65,6 +65,63 @@ import Testing
         }
     }
 
+    @Test func mendedCommentsKeepAnAppliedMigrationValid() async throws {
+        let migrations = try directory(["0001_create.sql": "-- items\nCREATE TABLE items (id integer PRIMARY KEY);"])
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        try await TestCluster.withPool { pool in
+            let migrator = SchemaMigrator(directory: migrations, logger: TestCluster.logger)
+            try await migrator.migrate(pool)
+            let mended = "-- The items, one per id.\nCREATE TABLE items (id integer\n    PRIMARY KEY);  -- keyed by id\n"
+            try Data(mended.utf8).write(to: migrations.appendingPathComponent("0001_create.sql"))
+            #expect(try await migrator.migrate(pool) == [])
+        }
+    }
+
+    @Test func aChecksumOfTheWholeFileIsAcceptedOnceAndReplaced() async throws {
+        let migrations = try directory(files)
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        try await TestCluster.withPool { pool in
+            let migrator = SchemaMigrator(directory: migrations, logger: TestCluster.logger)
+            try await migrator.migrate(pool)
+            let seed = try #require(try migrator.migrations().first { $0.name == "0002_seed" })
+            // A database migrated when checksums covered the file's bytes.
+            try await pool.withConnection { connection in
+                try await connection.execute(
+                    "UPDATE schema_migrations SET checksum = \(seed.fileChecksum) WHERE name = \(seed.name)")
+            }
+            #expect(try await migrator.migrate(pool) == [])
+            let recorded = try await pool.withConnection { connection in
+                try #require(try await connection.query(
+                    "SELECT checksum FROM schema_migrations WHERE name = \(seed.name)").first).decode(String.self)
+            }
+            #expect(recorded == seed.checksum)
+        }
+    }
+
+    @Test func aFileMendedAfterAnEarlierReleaseNamesTheChecksumItWasAppliedUnder() async throws {
+        let original = "-- items (wrong comment)\nCREATE TABLE items (id integer PRIMARY KEY);\n"
+        let migrations = try directory(["0001_create.sql": original])
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        try await TestCluster.withPool { pool in
+            let migrator = SchemaMigrator(directory: migrations, logger: TestCluster.logger)
+            try await migrator.migrate(pool)
+            let applied = try #require(try migrator.migrations().first)
+            // An earlier release recorded the checksum of the whole file.
+            try await pool.withConnection { connection in
+                try await connection.execute("UPDATE schema_migrations SET checksum = \(applied.fileChecksum)")
+            }
+            let mended = "-- items, one per id\nCREATE TABLE items (id integer PRIMARY KEY);\n"
+                + "-- applied-as-file-sha256: \(applied.fileChecksum)\n"
+            try Data(mended.utf8).write(to: migrations.appendingPathComponent("0001_create.sql"))
+            #expect(try await migrator.migrate(pool) == [])
+
+            try await pool.withConnection { connection in
+                try await connection.execute("UPDATE schema_migrations SET checksum = \(String(repeating: "0", count: 64))")
+            }
+            await #expect(throws: SchemaMigrationError.self) { try await migrator.migrate(pool) }
+        }
+    }
+
     @Test func failedMigrationIsRolledBackAndNamed() async throws {
         let migrations = try directory([
             "0001_create.sql": files["0001_create.sql"]!,
@@ -142,6 +199,20 @@ import Testing
             }
             #expect(tables.contains("accounts"))
             #expect(tables.contains("schema_migrations"))
+
+            // A database an earlier release migrated, when checksums covered whole files, is
+            // still valid after the files' comments were mended.
+            let mended = try migrator.migrations().filter { !$0.earlierFileChecksums.isEmpty }
+            #expect(mended.map(\.name) == ["0003_signed_payload_storage", "0004_signed_transaction_digest"])
+            try await pool.withConnection { connection in
+                for migration in mended {
+                    try await connection.execute("""
+                        UPDATE schema_migrations SET checksum = \(migration.earlierFileChecksums[0])
+                        WHERE name = \(migration.name)
+                        """)
+                }
+            }
+            #expect(try await migrator.migrate(pool) == [])
         }
     }
 }
