@@ -18,7 +18,9 @@ struct PurchaseSyncService: Sendable {
     let logger: Logger
 
     /// `POST /v1/transactions`: one signed transaction (or one legacy receipt's entries).
-    /// A background upload never moves a purchase; one owned elsewhere is a 409.
+    /// A background upload never moves a purchase; one owned elsewhere is refused.
+    ///
+    /// - Throws: ``RequestError``, ``VerificationError``, or ``SyncError/ownedByOtherAccount(reason:)``.
     func upload(_ request: UploadTransactionRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
         let records: [TransactionRecord]
         switch (request.signedTransaction, request.receipt) {
@@ -27,12 +29,12 @@ struct PurchaseSyncService: Sendable {
         case (nil, let receipt?):
             records = try await verification.receipt(receipt, now: now())
         default:
-            throw ProblemError.invalidRequest("send exactly one of signedTransaction and receipt", field: "signedTransaction")
+            throw RequestError.invalid(field: "signedTransaction", detail: "send exactly one of signedTransaction and receipt")
         }
         let items = records.map { SyncItem.verified($0, entry: nil) }
         let outcome = try await sync(items, for: device.accountId, options: SyncOptions(userInitiated: false, dryRun: false))
         if records.count == 1, let verdict = outcome.verdicts.first, verdict.verdict == .ownedByOtherAccount {
-            throw ProblemError.ownedByOtherAccount(verdict.reason ?? "the purchase is owned by another account")
+            throw SyncError.ownedByOtherAccount(reason: verdict.reason ?? "the purchase is owned by another account")
         }
         return outcome
     }
@@ -49,7 +51,7 @@ struct PurchaseSyncService: Sendable {
     /// millisecond, not worth a database read for every malformed body.
     func restore(_ request: RestoreRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
         guard request.entries.count <= maxRestoreEntries else {
-            throw ProblemError.invalidRequest("at most \(maxRestoreEntries) entries per restore", field: "entries")
+            throw RequestError.invalid(field: "entries", detail: "at most \(maxRestoreEntries) entries per restore")
         }
         let accountId = device.accountId
         let current = Task { [pool] in
