@@ -48,7 +48,7 @@ extension LookupService {
                                 let rows = try session.receive()
                                 return { requests in
                                     try answers(
-                                        to: requests, found: LookupQuery.found(in: rows), catalog: catalog.currentState,
+                                        to: requests, holdings: LookupQuery.holdings(in: rows), catalog: catalog.currentState,
                                         snapshots: snapshots, at: now())
                                 }
                             }))
@@ -61,13 +61,13 @@ extension LookupService {
     /// current tag, else the snapshot, signed once per account. An account that does not
     /// exist has no answer; a snapshot that cannot be signed fails only its requests.
     static func answers(
-        to requests: [SnapshotRequest], found: [UUID: LookupQuery.Found], catalog: CatalogService.CatalogState,
+        to requests: [SnapshotRequest], holdings: [UUID: AccountHoldings], catalog: CatalogService.CatalogState,
         snapshots: SnapshotService, at now: Date
     ) -> [SnapshotRequest: Result<LoadedSnapshot, any Error>] {
         var signed: [UUID: Result<SignedSnapshot, any Error>] = [:]
         var answers: [SnapshotRequest: Result<LoadedSnapshot, any Error>] = [:]
         for request in requests {
-            guard let account = found[request.accountId] else { continue }
+            guard let account = holdings[request.accountId] else { continue }
             let etag = etag(version: account.version, catalogRevision: catalog.revision)
             if ifNoneMatch(request.heldTags, names: etag) {
                 answers[request] = .success(
