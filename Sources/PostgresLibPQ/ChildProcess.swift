@@ -14,7 +14,7 @@ enum ChildProcess {
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         workingDirectory: String? = nil
     ) async throws -> Outcome {
-        try await ThreadOfItsOwn.run(named: "storesync \((executable as NSString).lastPathComponent)") {
+        try await DedicatedThread.run(named: "storesync \((executable as NSString).lastPathComponent)") {
             try runBlocking(executable, arguments, environment: environment, workingDirectory: workingDirectory)
         }
     }

@@ -7,20 +7,28 @@ extension ConnectionPool {
     /// ignored) is not reported as committed: PostgreSQL answers its COMMIT with ROLLBACK, and
     /// this method throws ``PostgresError/Code/inFailedSQLTransaction``.
     ///
+    /// A `rollbackOnly` transaction ends with ROLLBACK even when `body` returns: `body` sees
+    /// its own writes, the caller gets its answer, and nothing is kept. That answers "what
+    /// would happen" (a dry run) with exactly the statements of the real run. It reports a
+    /// statement that failed inside it the same way a committing transaction does.
+    ///
     /// - Parameters:
     ///   - isolation: The isolation level.
+    ///   - rollbackOnly: Whether the transaction ends with ROLLBACK whatever `body` does.
     ///   - actorIsolation: The caller's actor, inherited so `body` runs where it was written.
     ///   - body: The transaction's work.
-    /// - Returns: What `body` returns, once committed.
-    /// - Throws: What `body` throws (after ROLLBACK), or ``PostgresError`` from BEGIN or COMMIT.
+    /// - Returns: What `body` returns, once committed (or rolled back, when `rollbackOnly`).
+    /// - Throws: What `body` throws (after ROLLBACK), or ``PostgresError`` from BEGIN, COMMIT
+    ///   or ROLLBACK.
     @discardableResult
     public func withTransaction<R: Sendable>(
         isolation: IsolationLevel = .readCommitted,
+        rollbackOnly: Bool = false,
         actorIsolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> R
     ) async throws -> R {
         do {
-            return try await attemptTransaction(isolation: isolation, body)
+            return try await attemptTransaction(isolation: isolation, rollbackOnly: rollbackOnly, body)
         } catch let failure as TransactionAttemptFailure {
             throw failure.underlying
         }
@@ -35,14 +43,18 @@ extension ConnectionPool {
     ///
     /// - Parameters:
     ///   - isolation: The isolation level; `.serializable` is the usual reason to retry.
+    ///   - rollbackOnly: Whether the transaction ends with ROLLBACK whatever `body` does (see
+    ///     ``withTransaction(isolation:rollbackOnly:actorIsolation:_:)``).
     ///   - maxAttempts: How many times to run the transaction at most (at least 1).
     ///   - actorIsolation: The caller's actor, inherited so `body` runs where it was written.
     ///   - body: The transaction's work, re-runnable.
-    /// - Returns: What `body` returns in the attempt that committed.
+    /// - Returns: What `body` returns in the attempt that committed (or rolled back, when
+    ///   `rollbackOnly`).
     /// - Throws: The last attempt's error, or the first error that is not retryable.
     @discardableResult
     public func withRetryingTransaction<R: Sendable>(
         isolation: IsolationLevel = .readCommitted,
+        rollbackOnly: Bool = false,
         maxAttempts: Int = 5,
         actorIsolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> R
@@ -50,7 +62,7 @@ extension ConnectionPool {
         var attempt = 1
         while true {
             do {
-                return try await attemptTransaction(isolation: isolation, body)
+                return try await attemptTransaction(isolation: isolation, rollbackOnly: rollbackOnly, body)
             } catch let failure as TransactionAttemptFailure {
                 guard attempt < maxAttempts, failure.isRetryable else { throw failure.underlying }
                 logger.debug("retrying transaction", metadata: [
@@ -71,6 +83,7 @@ extension ConnectionPool {
 
     private func attemptTransaction<R: Sendable>(
         isolation: IsolationLevel,
+        rollbackOnly: Bool,
         actorIsolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> R
     ) async throws -> R {
@@ -90,17 +103,10 @@ extension ConnectionPool {
                     _ = try? await connection.execute("ROLLBACK")
                     throw TransactionAttemptFailure(underlying: error, commitSent: false)
                 }
-                let commit: PostgresRows
-                do {
-                    commit = try await connection.query("COMMIT")
-                } catch {
-                    throw TransactionAttemptFailure(underlying: error, commitSent: true)
-                }
-                guard commit.commandTag != "ROLLBACK" else {
-                    let error = PostgresError.client(
-                        .inFailedSQLTransaction, "a statement in the transaction failed, so COMMIT rolled it back"
-                    )
-                    throw TransactionAttemptFailure(underlying: error, commitSent: true)
+                if rollbackOnly {
+                    try await Self.rollBack(on: connection)
+                } else {
+                    try await Self.commit(on: connection)
                 }
                 return result
             }
@@ -108,6 +114,40 @@ extension ConnectionPool {
             throw failure
         } catch {
             // Checkout failed: nothing was sent.
+            throw TransactionAttemptFailure(underlying: error, commitSent: false)
+        }
+    }
+}
+
+extension ConnectionPool {
+    /// Ends a transaction with COMMIT.
+    private static func commit(on connection: PostgresConnection) async throws {
+        let commit: PostgresRows
+        do {
+            commit = try await connection.query("COMMIT")
+        } catch {
+            throw TransactionAttemptFailure(underlying: error, commitSent: true)
+        }
+        guard commit.commandTag != "ROLLBACK" else {
+            let error = PostgresError.client(
+                .inFailedSQLTransaction, "a statement in the transaction failed, so COMMIT rolled it back"
+            )
+            throw TransactionAttemptFailure(underlying: error, commitSent: true)
+        }
+    }
+
+    /// Ends a rollback-only transaction: nothing it did is kept, whatever happens here.
+    private static func rollBack(on connection: PostgresConnection) async throws {
+        let statementFailed: Bool
+        do {
+            statementFailed = try await connection.rollBack()
+        } catch {
+            throw TransactionAttemptFailure(underlying: error, commitSent: false)
+        }
+        guard !statementFailed else {
+            let error = PostgresError.client(
+                .inFailedSQLTransaction, "a statement in the rollback-only transaction failed"
+            )
             throw TransactionAttemptFailure(underlying: error, commitSent: false)
         }
     }

@@ -37,7 +37,7 @@ extension EmbeddedPostgres {
     /// (CREATE DATABASE waits for a checkpoint: seconds on a loaded machine).
     private func runAdministrativeStatement(_ sql: String) async throws {
         let configuration = self.configuration
-        try await ThreadOfItsOwn.run(named: "storesync administrative statement") {
+        try await DedicatedThread.run(named: "storesync administrative statement") {
             let handle = try LibPQHandle.connect(configuration)
             guard let result = PQexec(handle.pointer, sql) else {
                 throw PostgresError.client(.connectionLost, handle.errorMessage, query: sql)

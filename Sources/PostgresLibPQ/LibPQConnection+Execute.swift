@@ -11,6 +11,15 @@ extension LibPQConnection {
         return try receive(query)
     }
 
+    /// Rolls the open transaction back. Blocking.
+    ///
+    /// - Returns: Whether a statement in it had failed (PostgreSQL had aborted it already).
+    func rollBack() throws -> Bool {
+        let statementFailed = try withSentHandle(\.isInFailedTransaction)
+        _ = try execute("ROLLBACK")
+        return statementFailed
+    }
+
     /// Runs several `;`-separated statements with the simple-query protocol. Blocking.
     func executeScript(_ script: String) throws {
         try withHealthyHandle { handle in

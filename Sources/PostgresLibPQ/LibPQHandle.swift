@@ -66,6 +66,9 @@ final class LibPQHandle {
 
     var isInTransaction: Bool { PQtransactionStatus(pointer) != PQTRANS_IDLE }
 
+    /// Whether the open transaction is aborted: a statement in it failed.
+    var isInFailedTransaction: Bool { PQtransactionStatus(pointer) == PQTRANS_INERROR }
+
     /// Whether the connection is still usable, reading whatever the server sent while it sat idle.
     ///
     /// A connection the server terminated has its final error and EOF waiting on the socket;

@@ -28,9 +28,10 @@ public final class PostgresBlockingSession {
         guard outstanding == nil else {
             throw PostgresError.client(.unexpectedResponse, "the previous statement's result was not received", query: query.sql)
         }
-        // A session may hold its connection across waits (a lookup channel lingers between
-        // bursts), so every statement gets the check a lease gets: a connection the server closed
-        // meanwhile is replaced instead of failing the statement (one `poll`).
+        // A session may hold its connection across waits (a batching loader keeps one idle
+        // between bursts of requests), so every statement gets the check a lease gets: a
+        // connection the server closed meanwhile is replaced instead of failing the statement
+        // (one `poll`).
         core.markLeased()
         try core.send(query)
         outstanding = query

@@ -64,6 +64,14 @@ public final class PostgresConnection: Sendable {
         try await onConnectionThread { try core.executeScript(script) }
     }
 
+    /// Ends the open transaction with ROLLBACK.
+    ///
+    /// - Returns: Whether a statement in it had failed (PostgreSQL had aborted it already).
+    func rollBack() async throws -> Bool {
+        let core = self.core
+        return try await onConnectionThread { try core.rollBack() }
+    }
+
     /// Runs blocking libpq work on the pool's threads.
     func onConnectionThread<R: Sendable>(_ work: @escaping @Sendable () throws -> R) async throws -> R {
         do {

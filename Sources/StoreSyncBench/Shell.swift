@@ -11,7 +11,7 @@ enum Shell {
     ///
     /// - Throws: ``BenchError`` when it cannot start or exits non-zero (with its stderr).
     static func output(_ program: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
-        try await ThreadOfItsOwn.run(named: program) { try run(program, arguments, environment: environment) }
+        try await DedicatedThread.run(named: program) { try run(program, arguments, environment: environment) }
     }
 
     /// Whether a program is on PATH.

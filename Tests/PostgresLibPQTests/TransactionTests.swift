@@ -69,16 +69,63 @@ import Testing
         }
     }
 
-    @Test func swallowedStatementErrorIsNotReportedAsCommitted() async throws {
+    /// Rolled back or committed, a transaction whose statement failed does not answer as if
+    /// it had run.
+    @Test(arguments: [false, true])
+    func swallowedStatementErrorIsNotReportedAsCommitted(rollbackOnly: Bool) async throws {
         try await TestCluster.withPool { pool in
             try await pool.withConnection { try await $0.execute(script: Self.schema) }
             let error = try await #require(throws: PostgresError.self) {
-                try await pool.withTransaction { connection in
+                try await pool.withTransaction(rollbackOnly: rollbackOnly) { connection in
                     try await connection.execute("INSERT INTO parents VALUES (1, 'a@example.com')")
                     _ = try? await connection.execute("INSERT INTO parents VALUES (1, 'duplicate@example.com')")
                 }
             }
             #expect(error.code == .inFailedSQLTransaction)
+            #expect(try await count(pool, "SELECT count(*) FROM parents") == 0)
+        }
+    }
+
+    @Test func rollbackOnlyTransactionAnswersFromItsOwnWritesAndKeepsNone() async throws {
+        // One connection: the count afterwards runs on the connection the transaction used, which
+        // would still see the row if the transaction were left open.
+        try await TestCluster.withPool(size: 1) { pool in
+            try await pool.withConnection { try await $0.execute(script: Self.schema) }
+            let seen = try await pool.withTransaction(rollbackOnly: true) { connection in
+                try await connection.execute("INSERT INTO parents VALUES (1, 'a@example.com')")
+                return try #require(try await connection.query("SELECT count(*) FROM parents").first).decode(Int.self)
+            }
+            #expect(seen == 1)
+            #expect(try await count(pool, "SELECT count(*) FROM parents") == 0)
+        }
+    }
+
+    @Test func rollbackOnlyTransactionIsRetriedOnSerializationFailureAndKeepsNothing() async throws {
+        try await TestCluster.withPool(size: 1) { pool in
+            try await pool.withConnection { try await $0.execute(script: Self.schema) }
+            let attempts = AttemptCounter()
+            let answer = try await pool.withRetryingTransaction(isolation: .serializable, rollbackOnly: true) { connection in
+                let attempt = await attempts.next()
+                try await connection.execute("INSERT INTO parents VALUES (\(Int32(attempt)), NULL)")
+                if attempt == 1 {
+                    try await connection.execute("DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = 'serialization_failure'; END $$")
+                }
+                return attempt
+            }
+            #expect(answer == 2)
+            #expect(try await count(pool, "SELECT count(*) FROM parents") == 0)
+        }
+    }
+
+    @Test func throwingClosureInARollbackOnlyTransactionThrowsItsOwnError() async throws {
+        try await TestCluster.withPool(size: 1) { pool in
+            try await pool.withConnection { try await $0.execute(script: Self.schema) }
+            await #expect(throws: Abort.self) {
+                try await pool.withTransaction(rollbackOnly: true) { connection in
+                    try await connection.execute("INSERT INTO parents VALUES (1, 'a@example.com')")
+                    throw Abort()
+                }
+            }
             #expect(try await count(pool, "SELECT count(*) FROM parents") == 0)
         }
     }

@@ -4,25 +4,25 @@ import NIOConcurrencyHelpers
 import Testing
 
 /// The loader behind uncached entitlement lookups: requests that queue behind a running load
-/// share the next one, never the one in flight, and loads run back to back on a channel's thread.
+/// share the next one, never the one in flight, and loads run back to back on a session's thread.
 @Suite struct CoalescingLoaderTests {
     typealias Loader = CoalescingLoader<Int, String>
 
-    /// Channels on threads of their own, as connections have: records each load's keys and what
+    /// Sessions on threads of their own, as connections have: records each load's keys and what
     /// happened in which order, and holds every reply until released.
     final class Loads: @unchecked Sendable {  // every stored property is guarded by `condition`
         private let condition = NSCondition()
         private var recorded: [[Int]] = []
         private var happened: [String] = []
         private var holding = true
-        private var opened = 0
-        private var closed = 0
+        private var lent = 0
+        private var returned = 0
         private var refusals: Int
         private let failing: Int?
 
         /// - Parameters:
         ///   - failing: A key whose loads fail when decoded.
-        ///   - refusals: How many times opening a channel fails first.
+        ///   - refusals: How many times lending a session fails first.
         init(failing: Int? = nil, refusals: Int = 0) {
             self.failing = failing
             self.refusals = refusals
@@ -30,8 +30,8 @@ import Testing
 
         var batches: [[Int]] { condition.withLock { recorded } }
         var events: [String] { condition.withLock { happened } }
-        var channelsOpened: Int { condition.withLock { opened } }
-        var channelsClosed: Int { condition.withLock { closed } }
+        var sessionsLent: Int { condition.withLock { lent } }
+        var sessionsReturned: Int { condition.withLock { returned } }
 
         func release() {
             condition.withLock {
@@ -40,29 +40,29 @@ import Testing
             }
         }
 
-        /// The loader's `open`.
-        func open(_ drain: @escaping @Sendable (Loader.Channel) -> Void) async throws {
+        /// The loader's `lendSession`.
+        func lendSession(_ drain: @escaping @Sendable (Loader.Session) -> Void) async throws {
             try condition.withLock {
                 if refusals > 0 {
                     refusals -= 1
-                    throw OpenFailure()
+                    throw LendFailure()
                 }
-                opened += 1
+                lent += 1
             }
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 Thread {
-                    drain(self.channel())
-                    self.condition.withLock { self.closed += 1 }
+                    drain(self.session())
+                    self.condition.withLock { self.returned += 1 }
                     done.resume()
                 }.start()
             }
         }
 
         /// Values name the load that produced them: key 3 in load 1 is "3@1"; negative keys have none.
-        private func channel() -> Loader.Channel {
-            // Like a connection, a channel knows which of its statements is outstanding.
+        private func session() -> Loader.Session {
+            // Like a connection, a session knows which of its statements is outstanding.
             var outstanding = 0
-            return Loader.Channel(
+            return Loader.Session(
                 start: { keys in
                     outstanding = self.condition.withLock {
                         self.recorded.append(keys)
@@ -94,15 +94,15 @@ import Testing
 
     static func loader(
         _ loads: Loads, batchSize: Int = 16, concurrentLoads: Int = 1, extraLoadAfter: Duration = .zero,
-        linger: Duration = .zero, clock: ManualClock = ManualClock()
+        idleTimeout: Duration = .zero, clock: ManualClock = ManualClock()
     ) -> Loader {
         Loader(
-            maxConcurrentLoads: concurrentLoads, maxBatchSize: batchSize, extraLoadAfter: extraLoadAfter, linger: linger,
-            now: { clock.now }, open: loads.open)
+            maxConcurrentLoads: concurrentLoads, maxBatchSize: batchSize, extraLoadAfter: extraLoadAfter, idleTimeout: idleTimeout,
+            now: { clock.now }, lendSession: loads.lendSession)
     }
 
     struct LoadFailure: Error {}
-    struct OpenFailure: Error {}
+    struct LendFailure: Error {}
 
     static func waitUntil(_ condition: @Sendable () async -> Bool) async throws {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
@@ -145,7 +145,7 @@ import Testing
 
         #expect(try await [first.value, second.value] == ["1@0", "2@1"])
         #expect(loads.events == ["started 0", "received 0", "started 1", "decoded 0", "received 1", "decoded 1"])
-        #expect(loads.channelsOpened == 1, "both loads ran on one channel")
+        #expect(loads.sessionsLent == 1, "both loads ran on one session")
     }
 
     @Test func aLoadTakesAtMostTheBatchSizeInDistinctKeys() async throws {
@@ -206,36 +206,36 @@ import Testing
         #expect(loads.batches.map { $0.sorted() } == [[0], [1, 2]])
     }
 
-    @Test func aChannelThatCannotOpenFailsItsRequestsAndTheNextRequestOpensAnother() async throws {
+    @Test func aSessionThatCannotBeLentFailsItsRequestsAndTheNextRequestBorrowsAnother() async throws {
         let loads = Loads(refusals: 1)
         loads.release()
         let loader = Self.loader(loads)
 
-        await #expect(throws: OpenFailure.self) { try await loader.value(for: 1) }
+        await #expect(throws: LendFailure.self) { try await loader.value(for: 1) }
         #expect(try await loader.value(for: 1) == "1@0")
-        #expect(loads.channelsOpened == 1)
+        #expect(loads.sessionsLent == 1)
     }
 
-    @Test func aChannelWhoseQueueRanDryWaitsForTheNextRequestWhileItLingers() async throws {
+    @Test func anIdleSessionWaitsForTheNextRequestUntilItsIdleTimeout() async throws {
         let loads = Loads()
         loads.release()
-        let loader = Self.loader(loads, linger: .seconds(5))
+        let loader = Self.loader(loads, idleTimeout: .seconds(5))
 
         #expect(try await loader.value(for: 1) == "1@0")
         #expect(try await loader.value(for: 2) == "2@1")
-        #expect(loads.channelsOpened == 1, "the second request found the first channel waiting")
-        #expect(loads.channelsClosed == 0)
+        #expect(loads.sessionsLent == 1, "the second request found the first session idle")
+        #expect(loads.sessionsReturned == 0)
     }
 
-    @Test func withoutLingeringAChannelGoesBackAsSoonAsItsQueueRunsDry() async throws {
+    @Test func withoutAnIdleTimeoutASessionGoesBackAsSoonAsItsQueueRunsDry() async throws {
         let loads = Loads()
         loads.release()
         let loader = Self.loader(loads)
 
         #expect(try await loader.value(for: 1) == "1@0")
-        try await Self.waitUntil { loads.channelsClosed == 1 }
+        try await Self.waitUntil { loads.sessionsReturned == 1 }
         #expect(try await loader.value(for: 2) == "2@1")
-        #expect(loads.channelsOpened == 2)
+        #expect(loads.sessionsLent == 2)
     }
 
     @Test func withoutPatienceLoadsStartSideBySideUpToTheLimit() async throws {
@@ -269,7 +269,7 @@ import Testing
         #expect(loads.batches.map { $0.sorted() } == [[1], [2, 3]])
     }
 
-    @Test func aSlowLoadLetsTheNextRequestOpenASecondChannelThatTakesTheQueue() async throws {
+    @Test func aSlowLoadLetsTheNextRequestStartASecondSessionThatTakesTheQueue() async throws {
         let loads = Loads()
         let clock = ManualClock()
         let loader = Self.loader(loads, concurrentLoads: 2, extraLoadAfter: .milliseconds(5), clock: clock)
@@ -278,7 +278,7 @@ import Testing
         let queued = Task { try await loader.value(for: 2) }
         try await Self.waitUntil { loader.queuedRequests == 1 }
         clock.advance(by: .milliseconds(5))
-        // The first load has run its 5 ms: this request opens a second channel, with the queue.
+        // The first load has run its 5 ms: this request starts a second session, with the queue.
         let arriving = Task { try await loader.value(for: 3) }
         try await Self.waitUntil { loads.batches.count == 2 }
         #expect(loader.queuedRequests == 0)
@@ -294,6 +294,6 @@ import Testing
         #expect(try await queued.value == "2@1")
         #expect(try await arriving.value == "3@1")
         #expect(try await third.value == "4@2")
-        #expect(loads.channelsOpened == 2)
+        #expect(loads.sessionsLent == 2)
     }
 }

@@ -120,9 +120,10 @@ import Testing
             let found = try await server.database.withConnection {
                 try await LookupQuery.run([account.accountId], withDigests: true, on: $0)[account.accountId]
             }
-            let held = try #require(found).heldVersions(
-                among: [(entry.transactionId, digest), (entry.transactionId, Data(repeating: 0, count: 32)), ("1", digest)])
-            #expect(held == [digest: verified])
+            let holdings = try #require(found)
+            #expect(holdings.verifiedVersion(ofText: digest, claiming: entry.transactionId) == verified)
+            #expect(holdings.verifiedVersion(ofText: Data(repeating: 0, count: 32), claiming: entry.transactionId) == nil)
+            #expect(holdings.verifiedVersion(ofText: digest, claiming: "1") == nil)
         }
     }
 

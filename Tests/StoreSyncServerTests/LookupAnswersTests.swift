@@ -23,8 +23,8 @@ import Testing
         }
     }
 
-    func found(version: Int64, records: [TransactionRecord]) -> LookupQuery.Found {
-        LookupQuery.Found(version: version, ledger: Ledger(records: records, renewalInfos: []))
+    func holdings(version: Int64, records: [TransactionRecord]) -> AccountHoldings {
+        AccountHoldings(version: version, ledger: Ledger(records: records, renewalInfos: []))
     }
 
     @Test func eachRequestGetsItsAccountsSnapshotSignedOnceAndA304WhenItHoldsTheCurrentTag() throws {
@@ -38,7 +38,7 @@ import Testing
             LookupService.SnapshotRequest(accountId: other, heldTags: nil),
         ]
         let answers = LookupService.answers(
-            to: requests, found: [owner: found(version: 7, records: [bought]), other: found(version: 2, records: [])],
+            to: requests, holdings: [owner: holdings(version: 7, records: [bought]), other: holdings(version: 2, records: [])],
             catalog: catalog, snapshots: try snapshots, at: now)
 
         let fresh = try #require(try answers[requests[0]]?.get())
@@ -71,7 +71,7 @@ import Testing
 
     @Test func anAccountTheStatementDidNotFindHasNoAnswer() throws {
         let request = LookupService.SnapshotRequest(accountId: UUID(), heldTags: nil)
-        let answers = LookupService.answers(to: [request], found: [:], catalog: catalog, snapshots: try snapshots, at: now)
+        let answers = LookupService.answers(to: [request], holdings: [:], catalog: catalog, snapshots: try snapshots, at: now)
         #expect(answers[request] == nil)
     }
 
@@ -81,7 +81,7 @@ import Testing
         let unwritable = TestPurchases.record(purchased: Date(timeIntervalSince1970: 300_000_000_000))
         let requests = [broken, fine].map { LookupService.SnapshotRequest(accountId: $0, heldTags: nil) }
         let answers = LookupService.answers(
-            to: requests, found: [broken: found(version: 1, records: [unwritable]), fine: found(version: 1, records: [])],
+            to: requests, holdings: [broken: holdings(version: 1, records: [unwritable]), fine: holdings(version: 1, records: [])],
             catalog: catalog, snapshots: try snapshots, at: now)
 
         #expect(throws: (any Error).self) { try answers[requests[0]]?.get() }

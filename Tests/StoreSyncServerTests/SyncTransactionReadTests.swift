@@ -6,7 +6,7 @@ import StoreSyncCore
 import StoreSyncTesting
 import Testing
 
-/// A restore reads the account's ledger while its entries are verified; the database
+/// A restore reads what the account holds while its entries are verified; the database
 /// transaction starts from that read only if the account's version under the lock is the one
 /// it was read at.
 @Suite struct SyncTransactionReadTests {
@@ -18,20 +18,20 @@ import Testing
         return entry
     }
 
-    /// Runs a restore of `entries` in a database transaction that was handed `read`.
-    private func restore(
-        _ entries: [TransactionRecord], for account: UUID, read: LookupQuery.Found, on server: TestServer
-    ) async throws -> SyncTransaction.Result {
-        try await server.database.withTransaction { connection in
+    /// Locks the account in a database transaction handed `read`, and gives what the
+    /// transaction starts from.
+    private func lockAccount(
+        _ account: UUID, startingFrom read: AccountHoldings, on server: TestServer
+    ) async throws -> AccountHoldings {
+        try await server.database.withTransaction(rollbackOnly: true) { connection in
             try await SyncTransaction(
                 connection: connection, presenter: account, options: SyncOptions(userInitiated: true, dryRun: false),
-                rules: OwnershipRules(policy: .transfer), catalog: Catalog(TestCatalog.products), now: server.clock.now(),
-                read: read, verifyUnclaimed: { _, _ in nil }
-            ).run(entries.enumerated().map { SyncItem.verified($1, entry: $0) })
+                rules: OwnershipRules(policy: .transfer), catalog: Catalog(TestCatalog.products), now: server.clock.now()
+            ).lockAccount(startingFrom: read)
         }
     }
 
-    private func ledger(of account: UUID, on server: TestServer) async throws -> LookupQuery.Found {
+    private func holdings(of account: UUID, on server: TestServer) async throws -> AccountHoldings {
         try #require(try await server.database.withConnection {
             try await LookupQuery.run([account], withDigests: true, on: $0)[account]
         })
@@ -42,15 +42,15 @@ import Testing
             let account = try await server.signUp()
             let now = server.clock.now()
             let lifetime = try await buy(TestPurchases.record(purchased: now), on: server, token: account.token)
-            let stale = try await ledger(of: account.accountId, on: server)
+            let stale = try await holdings(of: account.accountId, on: server)
             // Another device's upload lands between the read and the restore's lock.
             let pass = try await buy(
                 TestPurchases.record(TestCatalog.seasonPass, type: .nonRenewing, purchased: now), on: server,
                 token: account.token)
 
-            let result = try await restore([lifetime, pass], for: account.accountId, read: stale, on: server)
-            #expect(result.verdicts.map(\.verdict) == [.known, .known])
-            #expect(Set(result.ledger.records.map(\.transactionId)) == [lifetime.transactionId, pass.transactionId])
+            let locked = try await lockAccount(account.accountId, startingFrom: stale, on: server)
+            #expect(locked.version > stale.version)
+            #expect(Set(locked.ledger.records.map(\.transactionId)) == [lifetime.transactionId, pass.transactionId])
         }
     }
 
@@ -58,21 +58,20 @@ import Testing
         try await withServer { server in
             let account = try await server.signUp()
             let lifetime = try await buy(TestPurchases.record(purchased: server.clock.now()), on: server, token: account.token)
-            let current = try await ledger(of: account.accountId, on: server)
+            let current = try await holdings(of: account.accountId, on: server)
             #expect(current.ledger.records.map(\.transactionId) == [lifetime.transactionId])
 
-            // Nothing is written, so the ledger the result carries is the read handed in, not a
-            // second one: the read's own records, down to the JWS a lookup leaves out.
+            // The transaction starts from the read handed in, not a second one: the read's own
+            // records, down to the JWS a lookup leaves out.
             let marked = current.ledger.records.map { record in
                 var record = record
                 record.signedTransaction = "marker"
                 return record
             }
-            let handedIn = LookupQuery.Found(version: current.version, ledger: Ledger(records: marked))
-            let result = try await restore([lifetime], for: account.accountId, read: handedIn, on: server)
-            #expect(result.verdicts.map(\.verdict) == [.known])
-            #expect(result.ledger.records.map(\.signedTransaction) == ["marker"])
-            #expect(result.version == current.version)
+            let handedIn = AccountHoldings(version: current.version, ledger: Ledger(records: marked))
+            let locked = try await lockAccount(account.accountId, startingFrom: handedIn, on: server)
+            #expect(locked.ledger.records.map(\.signedTransaction) == ["marker"])
+            #expect(locked.version == current.version)
         }
     }
 }

@@ -55,36 +55,6 @@ extension ProblemError {
         ProblemError(.notFound, detail: detail)
     }
 
-    static func emailTaken() -> ProblemError {
-        ProblemError(.emailTaken, detail: "an account with this email exists", field: "email")
-    }
-
-    static func weakPassword(_ detail: String) -> ProblemError {
-        ProblemError(.weakPassword, detail: detail, field: "password")
-    }
-
-    static func invalidCredentials() -> ProblemError {
-        ProblemError(.invalidCredentials, detail: "email or password is wrong")
-    }
-
-    static func rateLimited(retryAfterSeconds: Int) -> ProblemError {
-        ProblemError(
-            .rateLimited, status: .tooManyRequests, detail: "too many attempts; retry in \(retryAfterSeconds) s",
-            headers: [.retryAfter: String(retryAfterSeconds)])
-    }
-
-    static func ownedByOtherAccount(_ detail: String) -> ProblemError {
-        ProblemError(.ownedByOtherAccount, detail: detail)
-    }
-
-    static func invalidSignedData(_ detail: String, field: String) -> ProblemError {
-        ProblemError(.invalidSignedData, detail: detail, field: field)
-    }
-
-    static func receiptRejected(_ detail: String) -> ProblemError {
-        ProblemError(.receiptRejected, detail: detail, field: "receipt")
-    }
-
     static func serviceUnavailable(_ detail: String) -> ProblemError {
         ProblemError(.serviceUnavailable, detail: detail, headers: [.retryAfter: "1"])
     }

@@ -4,8 +4,8 @@ import Logging
 import NIOCore
 import PostgresLibPQ
 
-/// Turns every error into `application/problem+json`: client errors keep their type, a
-/// database that cannot be reached is a 503 the client may retry, and anything unexpected
+/// Turns every error into `application/problem+json`: client errors keep their type (a
+/// service's errors as ProblemMapping.swift maps them), a database that cannot be reached is a 503 the client may retry, and anything unexpected
 /// is logged with the request id and answered as a generic 500 that leaks nothing.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -20,6 +20,14 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case let problem as ProblemError:
             return problem
+        case let refused as RequestError:
+            return ProblemError(refused)
+        case let refused as AccountError:
+            return ProblemError(refused)
+        case let refused as SyncError:
+            return ProblemError(refused)
+        case let refused as VerificationError:
+            return ProblemError(refused)
         case is NIOTooManyBytesError:
             return ProblemError(.payloadTooLarge, status: .contentTooLarge, detail: "the body is too large")
         case let httpError as HTTPError:

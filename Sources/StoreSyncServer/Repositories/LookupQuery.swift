@@ -18,26 +18,6 @@ public enum LookupQuery {
     /// The statement's text; `$1` is the array of account ids (without duplicates).
     public static var sql: String { query(for: []).sql }
 
-    /// What the lookup found for one account.
-    struct Found: Sendable {
-        let version: Int64
-        let ledger: Ledger
-        /// The versions stored with a JWS that verified, by the SHA-256 of its text; filled in
-        /// only when the lookup was asked for digests.
-        var verifiedTexts: [Data: TransactionRecord] = [:]
-
-        /// The versions among `presented` (each the transaction id a text claims, and the
-        /// digest of the text) the account holds verified, by digest.
-        func heldVersions(among presented: [(transactionId: String, digest: Data)]) -> [Data: TransactionRecord] {
-            var held: [Data: TransactionRecord] = [:]
-            for (transactionId, digest) in presented {
-                guard let record = verifiedTexts[digest], record.transactionId == transactionId else { continue }
-                held[digest] = record
-            }
-            return held
-        }
-    }
-
     /// - Parameters:
     ///   - accountIds: The accounts, without duplicates.
     ///   - withDigests: Whether each transaction row starts with `signed_transaction_sha256`.
@@ -68,13 +48,13 @@ public enum LookupQuery {
     ///     recognises the texts an account holds by them); lookups leave them out.
     ///   - connection: Where to run it.
     static func run(_ accountIds: [UUID], withDigests: Bool = false, on connection: PostgresConnection) async throws
-        -> [UUID: Found]
+        -> [UUID: AccountHoldings]
     {
-        try found(in: try await connection.query(query(for: accountIds, withDigests: withDigests)), withDigests: withDigests)
+        try holdings(in: try await connection.query(query(for: accountIds, withDigests: withDigests)), withDigests: withDigests)
     }
 
-    /// What the rows of ``query(for:withDigests:)`` say of each account.
-    static func found(in rows: PostgresRows, withDigests: Bool = false) throws -> [UUID: Found] {
+    /// What the rows of ``query(for:withDigests:)`` say each account holds.
+    static func holdings(in rows: PostgresRows, withDigests: Bool = false) throws -> [UUID: AccountHoldings] {
         let recordColumn = heldColumn + (withDigests ? 1 : 0)
         let renewalColumn = recordColumn + TransactionRow.columnCount
         var versions: [UUID: Int64] = [:]
@@ -94,9 +74,10 @@ public enum LookupQuery {
                 renewals[accountId, default: []].append(try RenewalInfoRepository.renewalInfo(row, startingAt: renewalColumn))
             }
         }
-        return versions.reduce(into: [:]) { found, entry in
+        return versions.reduce(into: [:]) { holdings, entry in
             let ledger = Ledger(records: records[entry.key] ?? [], renewalInfos: renewals[entry.key] ?? [])
-            found[entry.key] = Found(version: entry.value, ledger: ledger, verifiedTexts: verifiedTexts[entry.key] ?? [:])
+            holdings[entry.key] = AccountHoldings(
+                version: entry.value, ledger: ledger, verifiedTexts: verifiedTexts[entry.key] ?? [:])
         }
     }
 }

@@ -95,7 +95,7 @@ final class CatalogService: Sendable {
 
     /// Defines or replaces one product.
     func define(_ product: CatalogProduct) async throws {
-        if let problem = Self.problem(with: product) { throw ProblemError.invalidRequest(problem) }
+        if let problem = Self.problem(with: product) { throw RequestError.invalid(field: nil, detail: problem) }
         try await pool.withConnection { try await repository.upsert(product, on: $0) }
         try await reload()
     }

@@ -6,18 +6,17 @@ import NIOConcurrencyHelpers
 ///
 /// A request that finds no load running starts one at once, alone, so an idle server adds no
 /// wait. Requests that arrive while a load runs queue. The loader drains the queue on a
-/// ``Channel`` (a connection lent to it, used on its thread) for as long as requests keep
+/// ``Session`` (a connection lent to it, used on its thread) for as long as requests keep
 /// coming: when a load's reply arrives, the queued keys (up to `maxBatchSize` distinct ones) go
 /// out as the next load at once, and only then is the reply decoded into values (whatever work
-/// the channel does there) and answered. PostgreSQL works on the next batch meanwhile, and no
-/// task hop lies between two loads: a loader that ran each load from a request's task spent
-/// ~140 µs of every ~430 µs load hopping to the connection's thread and back (2 cores, 16
-/// connections, uncached lookups).
+/// the session does there) and answered. PostgreSQL works on the next batch meanwhile, and no
+/// task hop lies between two loads: hopping from a request's task to the connection's thread
+/// and back would cost a good part of a quick load.
 ///
-/// More channels (up to `maxConcurrentLoads`) drain side by side only when every running load
+/// More sessions (up to `maxConcurrentLoads`) drain side by side only when every running load
 /// has run for `extraLoadAfter` already: quick loads then keep batching, and one slow load (an
 /// account with a huge ledger) holds the others up for at most that long. The request that
-/// opens such a channel takes the queue with it.
+/// starts such a session takes the queue with it.
 ///
 /// A queued request only ever joins a load that starts after it arrived, never one in flight,
 /// so every answer reflects every write committed before its request: read-your-writes holds
@@ -27,46 +26,48 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     /// (a key missing has none).
     typealias Reply = ([Key]) throws -> [Key: Value]
 
-    /// Where loads run: one connection, used from its own thread by one drain at a time.
-    struct Channel {
+    /// Where loads run: one connection lent to the loader, used from its own thread by one
+    /// drain at a time.
+    struct Session {
         /// Starts the load of these distinct keys and returns without waiting for it.
         var start: ([Key]) throws -> Void
         /// Waits for the load started last.
         var receive: () throws -> Reply
     }
 
-    /// Lends a channel to `drain` on the channel's thread, and takes it back when `drain` returns.
-    typealias Open = @Sendable (_ drain: @escaping @Sendable (Channel) -> Void) async throws -> Void
+    /// Lends a session to `drain` on the session's thread, and takes it back when `drain` returns.
+    typealias LendSession = @Sendable (_ drain: @escaping @Sendable (Session) -> Void) async throws -> Void
 
     private let maxConcurrentLoads: Int
     private let maxBatchSize: Int
     private let extraLoadAfter: Duration
-    private let linger: DispatchTimeInterval
+    private let idleTimeout: DispatchTimeInterval
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let open: Open
+    private let lendSession: LendSession
     private let state = NIOLockedValueBox(State())
 
     /// - Parameters:
-    ///   - maxConcurrentLoads: Channels draining at once at most (each holds one database connection).
+    ///   - maxConcurrentLoads: Sessions draining at once at most (each holds one database connection).
     ///   - maxBatchSize: Distinct keys per load at most.
-    ///   - extraLoadAfter: How long every running load must have run before another channel
-    ///     opens beside it; zero opens one whenever fewer than `maxConcurrentLoads` drain.
-    ///   - linger: How long a channel whose queue ran dry waits for the next request before it
-    ///     gives its connection back.
+    ///   - extraLoadAfter: How long every running load must have run before another session
+    ///     starts beside it; zero starts one whenever fewer than `maxConcurrentLoads` drain.
+    ///   - idleTimeout: How long a session whose queue ran dry waits for the next request before
+    ///     it gives its connection back.
     ///   - now: The clock that times running loads.
-    ///   - open: Lends a channel.
+    ///   - lendSession: Lends a session.
     init(
-        maxConcurrentLoads: Int, maxBatchSize: Int, extraLoadAfter: Duration = .zero, linger: Duration = .zero,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }, open: @escaping Open
+        maxConcurrentLoads: Int, maxBatchSize: Int, extraLoadAfter: Duration = .zero, idleTimeout: Duration = .zero,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        lendSession: @escaping LendSession
     ) {
         precondition(maxConcurrentLoads >= 1 && maxBatchSize >= 1)
         self.maxConcurrentLoads = maxConcurrentLoads
         self.maxBatchSize = maxBatchSize
         self.extraLoadAfter = extraLoadAfter
-        let (seconds, attoseconds) = linger.components
-        self.linger = .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let (seconds, attoseconds) = idleTimeout.components
+        self.idleTimeout = .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         self.now = now
-        self.open = open
+        self.lendSession = lendSession
     }
 
     /// The value of `key`, `nil` when the load has none; throws what the load threw.
@@ -75,15 +76,15 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     /// other requests share.
     func value(for key: Key) async throws -> Value? {
         try await withCheckedThrowingContinuation { continuation in
-            let decision = state.withLockedValue { state -> (ChannelDecision, batch: [Waiter]) in
+            let admission = state.withLockedValue { state -> (Admission, batch: [Waiter]) in
                 state.queue.append(Waiter(key: key, continuation: continuation))
-                let decision = state.channel(limit: maxConcurrentLoads, patience: extraLoadAfter, now: now())
-                guard case .open = decision else { return (decision, []) }
-                return (decision, state.takeBatch(limit: maxBatchSize))
+                let admission = state.admit(limit: maxConcurrentLoads, extraLoadAfter: extraLoadAfter, now: now())
+                guard case .startSession = admission else { return (admission, []) }
+                return (admission, state.takeBatch(limit: maxBatchSize))
             }
-            switch decision {
-            case (.wake(let waitingChannel), _): waitingChannel.signal()
-            case (.open(let slot), let batch): drainInBackground(slot: slot, first: batch)
+            switch admission {
+            case (.wake(let idleSession), _): idleSession.signal()
+            case (.startSession(let slot), let batch): drainInBackground(slot: slot, first: batch)
             case (.queue, _): break
             }
         }
@@ -94,18 +95,18 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         state.withLockedValue { $0.queue.count }
     }
 
-    /// Opens a channel for `slot` and drains the queue on it, starting with `first`.
+    /// Borrows a session for `slot` and drains the queue on it, starting with `first`.
     private func drainInBackground(slot: Int, first: [Waiter]) {
         Task {
             let drained = NIOLockedValueBox(false)
             do {
-                try await open { channel in
+                try await lendSession { session in
                     drained.withLockedValue { $0 = true }
-                    self.drain(on: channel, slot: slot, first: first)
+                    self.drain(on: session, slot: slot, first: first)
                 }
             } catch where !drained.withLockedValue({ $0 }) {
                 // No connection (the pool timed out or shut down): this batch fails as its load
-                // would have, and whoever queued meanwhile gets a channel of its own.
+                // would have, and whoever queued meanwhile gets a session of its own.
                 answer(first, with: .failure(error))
                 if let next = takeBatch(for: slot, ifNone: nil) { drainInBackground(slot: slot, first: next) }
             }
@@ -114,20 +115,20 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
     /// Runs loads back to back while requests keep coming: each next load starts before the
     /// answers of the last go out. Once the queue ran dry and the answers are out, waits up to
-    /// `linger` for a request before giving the channel back.
-    private func drain(on channel: Channel, slot: Int, first: [Waiter]) {
+    /// `idleTimeout` for a request before giving the session back.
+    private func drain(on session: Session, slot: Int, first: [Waiter]) {
         let wakeUp = DispatchSemaphore(value: 0)
-        var inFlight = start(first, on: channel)
+        var inFlight = start(first, on: session)
         while true {
             if let load = inFlight {
-                let reply = Result { try channel.receive() }
-                inFlight = takeBatch(for: slot, ifNone: .waiting(wakeUp)).flatMap { start($0, on: channel) }
+                let reply = Result { try session.receive() }
+                inFlight = takeBatch(for: slot, ifNone: .idle(wakeUp)).flatMap { start($0, on: session) }
                 answer(load.batch, with: reply.flatMap { decode in Result { try decode(load.keys) } })
             } else {
-                guard let next = takeBatch(for: slot, ifNone: .waiting(wakeUp)) ?? awaitBatch(for: slot, on: wakeUp) else {
+                guard let next = takeBatch(for: slot, ifNone: .idle(wakeUp)) ?? awaitBatch(for: slot, on: wakeUp) else {
                     return
                 }
-                inFlight = start(next, on: channel)
+                inFlight = start(next, on: session)
             }
         }
     }
@@ -135,12 +136,12 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     /// Starts the load of `batch`; when that fails, answers it with the failure.
     ///
     /// - Returns: The load in flight: `batch` and its distinct keys.
-    private func start(_ batch: [Waiter], on channel: Channel) -> (batch: [Waiter], keys: [Key])? {
+    private func start(_ batch: [Waiter], on session: Session) -> (batch: [Waiter], keys: [Key])? {
         var keys: [Key] = []
         var seen: Set<Key> = []
         for waiter in batch where seen.insert(waiter.key).inserted { keys.append(waiter.key) }
         do {
-            try channel.start(keys)
+            try session.start(keys)
             return (batch, keys)
         } catch {
             answer(batch, with: .failure(error))
@@ -148,8 +149,8 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
     }
 
-    /// The next batch for the channel in `slot`, timed from now. When nobody waits, the slot
-    /// becomes `ifNone`: waiting on a semaphore the next request signals, or `nil`, freed.
+    /// The next batch for the session in `slot`, timed from now. When nobody waits, the slot
+    /// becomes `ifNone`: idle, waiting on a semaphore the next request signals, or `nil`, freed.
     private func takeBatch(for slot: Int, ifNone: Slot?) -> [Waiter]? {
         state.withLockedValue { state in
             guard !state.queue.isEmpty else {
@@ -161,25 +162,25 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
     }
 
-    /// Waits up to `linger` for a request to wake the channel in `slot`, which waits on
+    /// Waits up to `idleTimeout` for a request to wake the session in `slot`, which waits on
     /// `wakeUp`; gives the slot up when none came.
     ///
-    /// - Returns: The batch to load next, or `nil` when the channel is to go back.
+    /// - Returns: The batch to load next, or `nil` when the session is to go back.
     private func awaitBatch(for slot: Int, on wakeUp: DispatchSemaphore) -> [Waiter]? {
         while true {
-            if wakeUp.wait(timeout: .now() + linger) == .timedOut {
+            if wakeUp.wait(timeout: .now() + idleTimeout) == .timedOut {
                 let gaveUp = state.withLockedValue { state in
-                    guard case .waiting = state.slots[slot] else { return false }
+                    guard case .idle = state.slots[slot] else { return false }
                     state.slots[slot] = nil
                     return true
                 }
                 if gaveUp { return nil }
-                // A request took this channel just as the wait ended; its signal is on the way.
+                // A request took this session just as the wait ended; its signal is on the way.
                 wakeUp.wait()
             }
             // A wake-up left over from a request whose batch was taken without waiting finds the
             // queue empty: wait again.
-            if let batch = takeBatch(for: slot, ifNone: .waiting(wakeUp)) { return batch }
+            if let batch = takeBatch(for: slot, ifNone: .idle(wakeUp)) { return batch }
         }
     }
 
@@ -189,9 +190,13 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
     }
 
-    private enum ChannelDecision {
+    /// What a new request does.
+    private enum Admission {
+        /// Wakes the idle session waiting on this.
         case wake(DispatchSemaphore)
-        case open(Int)
+        /// Starts a session in this slot, taking the queue along.
+        case startSession(Int)
+        /// Waits in the queue for a running session's next load.
         case queue
     }
 
@@ -203,20 +208,20 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     private enum Slot {
         /// Running a load that started then.
         case loading(since: ContinuousClock.Instant)
-        /// Between loads, waiting on this for a request.
-        case waiting(DispatchSemaphore)
+        /// Idle between loads, waiting on this for a request.
+        case idle(DispatchSemaphore)
     }
 
     private struct State: Sendable {
-        /// The open channels; the queue is only ever non-empty while one is loading.
+        /// The sessions lent to the loader; the queue is only ever non-empty while one is loading.
         var slots: [Int: Slot] = [:]
         var nextSlot = 0
         var queue: [Waiter] = []
 
-        /// What a new request does: wake a waiting channel, open one (a slot for it), or neither.
-        mutating func channel(limit: Int, patience: Duration, now: ContinuousClock.Instant) -> ChannelDecision {
+        /// What a new request does: wake an idle session, start one (a slot for it), or neither.
+        mutating func admit(limit: Int, extraLoadAfter: Duration, now: ContinuousClock.Instant) -> Admission {
             for (slot, state) in slots {
-                guard case .waiting(let wakeUp) = state else { continue }
+                guard case .idle(let wakeUp) = state else { continue }
                 slots[slot] = .loading(since: now)
                 return .wake(wakeUp)
             }
@@ -224,10 +229,10 @@ final class CoalescingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendabl
                 guard case .loading(let since) = slot else { return nil }
                 return since
             }
-            guard slots.count < limit, loadStarts.allSatisfy({ now - $0 >= patience }) else { return .queue }
+            guard slots.count < limit, loadStarts.allSatisfy({ now - $0 >= extraLoadAfter }) else { return .queue }
             defer { nextSlot += 1 }
             slots[nextSlot] = .loading(since: now)
-            return .open(nextSlot)
+            return .startSession(nextSlot)
         }
 
         /// Takes the queued requests, from the head, that fit one load: at most `limit`

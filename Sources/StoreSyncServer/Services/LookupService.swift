@@ -41,17 +41,16 @@ struct LookupService: Sendable {
     }
 
     /// How long a lookup statement runs before another may start beside it. Quick statements
-    /// run one at a time so that misses batch: measured on 2 cores at 16 connections against two
-    /// side by side, ~20 % less PostgreSQL and ~7 % less server CPU per uncached lookup. A slow
-    /// one (an account with a huge ledger) holds the other lookups up for at most this long.
+    /// run one at a time so that misses batch, which costs PostgreSQL and the server less per
+    /// lookup than statements side by side. A slow one (an account with a huge ledger) holds the
+    /// other lookups up for at most this long.
     static let extraLoadAfter = Duration.milliseconds(5)
 
     /// How long a connection that ran lookups waits for the next miss before it goes back to the
-    /// pool. Under load the queue runs dry between bursts of requests: without waiting, a third
-    /// of the statements (16 connections, 2 cores) followed a fresh start that cost a task, a
-    /// checkout and a hop to the connection's thread. An idle server still gives the connection
-    /// back within a millisecond.
-    static let linger = Duration.milliseconds(1)
+    /// pool. Under load the queue runs dry between bursts of requests, and each fresh start costs
+    /// a task, a checkout and a hop to the connection's thread. An idle server still gives the
+    /// connection back within a millisecond.
+    static let idleTimeout = Duration.milliseconds(1)
 
     /// Accounts per lookup statement at most: enough to drain a burst, small enough that no
     /// account waits long for the others' rows.

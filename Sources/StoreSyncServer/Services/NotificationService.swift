@@ -34,7 +34,7 @@ struct NotificationService: Sendable {
         do {
             verified = try await verifier.verifyNotification(request.signedPayload)
         } catch {
-            throw ProblemError.invalidSignedData("the notification was refused: \(error)", field: "signedPayload")
+            throw VerificationError.refused(field: "signedPayload", detail: "the notification was refused: \(error)")
         }
         let payload = verified.payload
         var metadata: Logger.Metadata = [

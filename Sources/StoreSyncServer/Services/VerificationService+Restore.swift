@@ -3,43 +3,53 @@ import Foundation
 import StoreSyncCore
 
 extension VerificationService {
-    /// Verifies every signed entry of a restore (on every core, order kept). An entry whose
-    /// fields disagree with its own signed transaction — a cache edited on the device — is
-    /// rejected, and so is one whose signature does not verify.
+    /// A restore entry as the memo of verified texts leaves it.
+    enum RecalledEntry: Sendable {
+        /// Settled without the database: an entry without signed data, or one whose text this
+        /// process verified before.
+        case settled(SyncItem)
+        /// A text this process has not verified, with its SHA-256, by which the account's rows
+        /// may know it.
+        case unrecalled(TransactionRecord, jws: String, index: Int, digest: Data)
+    }
+
+    /// The first step of verifying a restore's entries: the memo settles the texts this process
+    /// verified before, and every other text is hashed for ``verify(_:against:)``. On every core,
+    /// order kept.
     ///
-    /// A text this process verified before is taken from its memo. Of the others, those
-    /// `heldVersions` finds by digest (the texts the account already holds, stored after they
-    /// verified) are taken from the rows they were stored in: on another instance or after a
-    /// restart, a restore of what the account holds would otherwise check every signature
-    /// again, or at least decode every payload (a thousand: ~5 ms on both cores). Only the rest
-    /// are verified in full.
+    /// - Parameter entries: The restore's entries.
+    /// - Returns: One recalled entry per entry, in order.
+    func recall(_ entries: [TransactionRecord]) async -> [RecalledEntry] {
+        await inSlices(of: entries) { entry, index in
+            guard let jws = entry.signedTransaction else { return .settled(.unsigned(entry, entry: index)) }
+            guard let known = memo.record(for: jws) else {
+                return .unrecalled(entry, jws: jws, index: index, digest: SignedTransactionDigest.bytes(of: jws))
+            }
+            return .settled(Self.item(for: entry, at: index, verified: known))
+        }
+    }
+
+    /// The second step: of the texts the memo did not know, those the account holds verified
+    /// (recognised by digest) are taken from the rows they were stored in, and only the rest are
+    /// verified in full. On every core, order kept.
     ///
-    /// One task per core, each taking a contiguous slice: a task per entry spent more on
-    /// scheduling a thousand tasks than the entries' memo lookups cost.
+    /// An entry whose fields disagree with its own signed transaction (a cache edited on the
+    /// device) is rejected, and so is one whose signature does not verify.
     ///
     /// - Parameters:
-    ///   - entries: The restore's entries.
-    ///   - heldVersions: The versions the account holds among these entries' texts (the
-    ///     transaction id each claims, and the digest), by digest, without their text; asked at
-    ///     most once, and only for entries the memo does not know.
+    ///   - entries: The restore's entries as ``recall(_:)`` left them.
+    ///   - holdings: What the account holds, read with digests; `nil` when it holds nothing
+    ///     known.
     /// - Returns: One item per entry, in order.
-    /// - Throws: What `heldVersions` throws.
-    func restoreItems(
-        _ entries: [TransactionRecord],
-        heldVersions: ([(transactionId: String, digest: Data)]) async throws -> [Data: TransactionRecord]
-    ) async throws -> [SyncItem] {
-        let looked = await inSlices(of: entries) { entry, index in lookUp(entry, at: index) }
-        let unknown = looked.compactMap { lookUp -> (transactionId: String, digest: Data)? in
-            guard case .unknown(let entry, _, _, let digest) = lookUp else { return nil }
-            return (entry.transactionId, digest)
-        }
-        let held = unknown.isEmpty ? [:] : try await heldVersions(unknown)
-        return await inSlices(of: looked) { lookUp, _ in
-            switch lookUp {
-            case .done(let item):
+    func verify(_ entries: [RecalledEntry], against holdings: AccountHoldings?) async -> [SyncItem] {
+        await inSlices(of: entries) { entry, _ in
+            switch entry {
+            case .settled(let item):
                 return item
-            case .unknown(let entry, let jws, let index, let digest):
-                if let stored = held[digest], let record = rememberedHeld(stored, jws: jws) {
+            case .unrecalled(let entry, let jws, let index, let digest):
+                if let stored = holdings?.verifiedVersion(ofText: digest, claiming: entry.transactionId),
+                    let record = heldRecord(stored, jws: jws)
+                {
                     return Self.item(for: entry, at: index, verified: record)
                 }
                 return await item(for: entry, jws: jws, at: index)
@@ -55,7 +65,7 @@ extension VerificationService {
     /// what the signature and the chain prove depends only on the text and the trusted roots,
     /// so checking again proves nothing new; a stored row is trusted the same way everywhere
     /// else (lookups serve it).
-    private func rememberedHeld(_ stored: TransactionRecord, jws: String) -> TransactionRecord? {
+    private func heldRecord(_ stored: TransactionRecord, jws: String) -> TransactionRecord? {
         guard stored.environment == verifier.configuration.environment else { return nil }
         var record = stored
         record.signedTransaction = jws
@@ -63,22 +73,10 @@ extension VerificationService {
         return record
     }
 
-    /// An entry after the memo was asked.
-    private enum MemoLookUp: Sendable {
-        case done(SyncItem)
-        /// The memo does not know it: the SHA-256 of its text, to look it up among the rows.
-        case unknown(TransactionRecord, jws: String, index: Int, digest: Data)
-    }
-
-    private func lookUp(_ entry: TransactionRecord, at index: Int) -> MemoLookUp {
-        guard let jws = entry.signedTransaction else { return .done(.unsigned(entry, entry: index)) }
-        guard let known = memo.record(for: jws) else {
-            return .unknown(entry, jws: jws, index: index, digest: SignedTransactionDigest.bytes(of: jws))
-        }
-        return .done(Self.item(for: entry, at: index, verified: known))
-    }
-
     /// `transform` applied to every element on every core, in contiguous slices, order kept.
+    ///
+    /// One task per core, each taking a contiguous slice: the work per entry (a memo lookup, a
+    /// digest) is too small to be worth a task of its own.
     private func inSlices<Element: Sendable, Result: Sendable>(
         of elements: [Element], _ transform: @escaping @Sendable (Element, Int) async -> Result
     ) async -> [Result] {

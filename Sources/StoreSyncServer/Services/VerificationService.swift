@@ -6,7 +6,7 @@ import StoreSyncAPI
 import StoreSyncCore
 
 /// Apple's word on what devices send: StoreKit 2 JWS and legacy receipts, with every
-/// failure turned into a verdict or a problem a client can act on.
+/// failure turned into a verdict or a ``VerificationError`` a client can act on.
 struct VerificationService: Sendable {
     let verifier: SignedDataVerifier
     /// The verifyReceipt settings; the product types come from the catalog at each call,
@@ -17,16 +17,21 @@ struct VerificationService: Sendable {
     let memo = VerifiedJWSMemo()
     let logger: Logger
 
-    /// Verifies one signed transaction or answers 400 naming the field.
+    /// Verifies one signed transaction.
+    ///
+    /// - Throws: ``VerificationError/refused(field:detail:)`` naming `field`.
     func transaction(_ jws: String, field: String) async throws -> TransactionRecord {
         do {
             return try await verified(jws)
         } catch {
-            throw ProblemError.invalidSignedData("the signed transaction was refused: \(error)", field: field)
+            throw VerificationError.refused(field: field, detail: "the signed transaction was refused: \(error)")
         }
     }
 
     /// Verifies a base64 app receipt with Apple's verifyReceipt.
+    ///
+    /// - Throws: ``VerificationError/receiptRejected(detail:)``, or
+    ///   ``VerificationError/receiptVerifierUnavailable`` when Apple does not answer.
     func receipt(_ receiptData: String, now: Date) async throws -> [TransactionRecord] {
         var configuration = receipts
         configuration.productTypes = catalog.current.products.mapValues(\.type)
@@ -41,9 +46,9 @@ struct VerificationService: Sendable {
         case .success(let receipt):
             return receipt.records
         case .failure(.unreachable):
-            throw ProblemError.serviceUnavailable("Apple's verifyReceipt endpoint did not answer; retry later")
+            throw VerificationError.receiptVerifierUnavailable
         case .failure(let error):
-            throw ProblemError.receiptRejected("\(error)")
+            throw VerificationError.receiptRejected(detail: "\(error)")
         }
     }
 

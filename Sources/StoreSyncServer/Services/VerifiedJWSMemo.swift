@@ -5,16 +5,15 @@ import StoreSyncCore
 /// Signed transactions this server already verified, found again by their exact text.
 ///
 /// A device re-sends the same JWS at every restore and every launch (unfinished
-/// transactions): comparing the text costs well under a microsecond, an ECDSA verification
-/// sixty or more. Sound because the verdict depends only on the bytes and on configuration
-/// fixed for the process's life (trusted roots, bundle, environment; certificate validity is
-/// judged at the payload's own signedDate, not at the time of checking).
+/// transactions): comparing the text costs a small fraction of an ECDSA verification. Sound
+/// because the verdict depends only on the bytes and on configuration fixed for the process's
+/// life (trusted roots, bundle, environment; certificate validity is judged at the payload's
+/// own signedDate, not at the time of checking).
 ///
 /// Entries are filed under the text's last bytes (the end of its signature, which differs
 /// between any two signatures) and its length, and a lookup answers only when the whole text
-/// equals the remembered one. Hashing every JWS with SHA-256 for the key was the largest single
-/// cost of a repeated restore (3.5 MB of JWS per 1,000 entries); the record keeps the text
-/// anyway, so comparing it costs no memory.
+/// equals the remembered one: a repeated restore hashes none of its megabytes of JWS to find
+/// them. The record keeps the text anyway, so comparing it costs no memory.
 final class VerifiedJWSMemo: Sendable {
     private let entries = NIOLockedValueBox<[Key: TransactionRecord]>([:])
     private let capacity: Int

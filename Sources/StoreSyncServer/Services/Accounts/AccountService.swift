@@ -19,9 +19,9 @@ struct AccountService: Sendable {
     /// Creates an account and signs the device in.
     func signUp(_ credentials: Credentials) async throws -> SessionResponse {
         let email = CredentialRules.normalize(email: credentials.email)
-        if let problem = CredentialRules.problem(withEmail: email) { throw ProblemError.invalidRequest(problem, field: "email") }
+        if let problem = CredentialRules.problem(withEmail: email) { throw RequestError.invalid(field: "email", detail: problem) }
         if let problem = CredentialRules.problem(withPassword: credentials.password, email: email) {
-            throw ProblemError.weakPassword(problem)
+            throw AccountError.weakPassword(problem)
         }
         let deviceName = try Self.validated(deviceName: credentials.deviceName)
         let account = AccountRecord(
@@ -37,7 +37,7 @@ struct AccountService: Sendable {
                     on: connection)
             }
         } catch let error as PostgresError where error.code == .uniqueViolation {
-            throw ProblemError.emailTaken()
+            throw AccountError.emailTaken
         }
         logger.info("account created", metadata: ["storesync.account_id": "\(account.accountId)"])
         return SessionResponse(
@@ -50,14 +50,14 @@ struct AccountService: Sendable {
         let email = CredentialRules.normalize(email: credentials.email)
         let now = now()
         if let wait = throttle.retryAfter(email: email, address: clientAddress, now: now) {
-            throw ProblemError.rateLimited(retryAfterSeconds: wait)
+            throw AccountError.rateLimited(retryAfterSeconds: wait)
         }
         throttle.recordAttempt(address: clientAddress, now: now)
         let deviceName = try Self.validated(deviceName: credentials.deviceName)
         let account = try await pool.withConnection { try await accounts.find(normalizedEmail: email, on: $0) }
         guard try await hasher.verify(credentials.password, against: account?.passwordHash), let account else {
             throttle.recordFailure(email: email, now: now)
-            throw ProblemError.invalidCredentials()
+            throw AccountError.invalidCredentials
         }
         throttle.reset(email: email)
         let token = BearerToken()
@@ -98,9 +98,11 @@ struct AccountService: Sendable {
 
     private static func validated(deviceName: String?) throws -> String? {
         guard let name = deviceName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
-        guard name.count <= 200 else { throw ProblemError.invalidRequest("deviceName may have at most 200 characters", field: "deviceName") }
+        guard name.count <= 200 else {
+            throw RequestError.invalid(field: "deviceName", detail: "deviceName may have at most 200 characters")
+        }
         guard !CredentialRules.containsControlCharacter(name) else {
-            throw ProblemError.invalidRequest("deviceName must not contain control characters", field: "deviceName")
+            throw RequestError.invalid(field: "deviceName", detail: "deviceName must not contain control characters")
         }
         return name
     }

@@ -5,8 +5,10 @@ import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncCore
 
-/// Uploads and restores: everything is verified first, off the database, then applied in one
-/// database transaction per call (retried on serialization failure and deadlock).
+/// Uploads and restores, each one sequence of steps: check the request; verify what it
+/// presents, off the database; then, in one database transaction (retried on serialization
+/// failure and deadlock), lock the account, decide where each purchase goes, plan the writes
+/// and write them; and sign the account's snapshot after.
 struct PurchaseSyncService: Sendable {
     let pool: ConnectionPool
     let verification: VerificationService
@@ -18,7 +20,9 @@ struct PurchaseSyncService: Sendable {
     let logger: Logger
 
     /// `POST /v1/transactions`: one signed transaction (or one legacy receipt's entries).
-    /// A background upload never moves a purchase; one owned elsewhere is a 409.
+    /// A background upload never moves a purchase; one owned elsewhere is refused.
+    ///
+    /// - Throws: ``RequestError``, ``VerificationError``, or ``SyncError/ownedByOtherAccount(reason:)``.
     func upload(_ request: UploadTransactionRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
         let records: [TransactionRecord]
         switch (request.signedTransaction, request.receipt) {
@@ -27,12 +31,13 @@ struct PurchaseSyncService: Sendable {
         case (nil, let receipt?):
             records = try await verification.receipt(receipt, now: now())
         default:
-            throw ProblemError.invalidRequest("send exactly one of signedTransaction and receipt", field: "signedTransaction")
+            throw RequestError.invalid(field: "signedTransaction", detail: "send exactly one of signedTransaction and receipt")
         }
         let items = records.map { SyncItem.verified($0, entry: nil) }
-        let outcome = try await sync(items, for: device.accountId, options: SyncOptions(userInitiated: false, dryRun: false))
+        let options = SyncOptions(userInitiated: false, dryRun: false)
+        let outcome = try await sync(items, for: device.accountId, options: options, startingFrom: nil)
         if records.count == 1, let verdict = outcome.verdicts.first, verdict.verdict == .ownedByOtherAccount {
-            throw ProblemError.ownedByOtherAccount(verdict.reason ?? "the purchase is owned by another account")
+            throw SyncError.ownedByOtherAccount(reason: verdict.reason ?? "the purchase is owned by another account")
         }
         return outcome
     }
@@ -40,63 +45,58 @@ struct PurchaseSyncService: Sendable {
     /// `POST /v1/restore`: every entry gets a verdict; only `userInitiated` may move purchases;
     /// `dryRun` answers the same and changes nothing.
     ///
-    /// The account's ledger is read, with the digests of the texts it holds, while the entries
-    /// are looked up in the memo and hashed: the texts the account holds are recognised from
-    /// it, and the database transaction starts from it unless the account's version moved in
-    /// between. On another instance a restore of a thousand known entries otherwise looked the
-    /// texts up in a statement of their own and then read the ledger again under the lock
-    /// (27–28 → 23.5–24 ms). Starting the read before the body arrived gained under a
-    /// millisecond, not worth a database read for every malformed body.
+    /// - Throws: ``RequestError`` when the request has too many entries.
     func restore(_ request: RestoreRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
         guard request.entries.count <= maxRestoreEntries else {
-            throw ProblemError.invalidRequest("at most \(maxRestoreEntries) entries per restore", field: "entries")
+            throw RequestError.invalid(field: "entries", detail: "at most \(maxRestoreEntries) entries per restore")
         }
-        let accountId = device.accountId
-        let current = Task { [pool] in
-            try await pool.withConnection { try await LookupQuery.run([accountId], withDigests: true, on: $0)[accountId] }
-        }
-        defer { current.cancel() }
-        var items = try await verification.restoreItems(request.entries) { presented in
-            try await current.value?.heldVersions(among: presented) ?? [:]
-        }
-        let flags = (request.legacyFlags ?? [:]).filter(\.value).keys.sorted()
-        items += flags.map { SyncItem.legacyFlag(productId: $0) }
+        // What the account holds is read while the memo settles the texts this process verified
+        // and hashes the others; verifying the rest needs both. The transaction starts from the
+        // same read when the account has not changed since.
+        async let read = readHoldings(of: device.accountId)
+        let recalled = await verification.recall(request.entries)
+        let holdings = try await read
+        var items = await verification.verify(recalled, against: holdings)
+        items += (request.legacyFlags ?? [:]).filter(\.value).keys.sorted().map { SyncItem.legacyFlag(productId: $0) }
+
         let options = SyncOptions(userInitiated: request.userInitiated ?? false, dryRun: request.dryRun ?? false)
-        return try await sync(items, for: accountId, options: options, read: try await current.value)
+        return try await sync(items, for: device.accountId, options: options, startingFrom: holdings)
     }
 
-    /// Applies `items` in one database transaction and signs the account's snapshot after it.
+    /// What the account holds now, with the digests of its verified texts; `nil` when there is
+    /// no such account.
+    private func readHoldings(of accountId: UUID) async throws -> AccountHoldings? {
+        try await pool.withConnection { try await LookupQuery.run([accountId], withDigests: true, on: $0)[accountId] }
+    }
+
+    /// Applies verified `items` in one database transaction, then signs the account's snapshot.
+    /// A dry run's transaction rolls back: it runs every step, and keeps nothing.
     ///
-    /// - Parameter read: The account's ledger read before the transaction, which starts from it
-    ///   when the account's version has not moved since.
+    /// - Parameter read: What the account held when read before the transaction, if it was; the
+    ///   transaction starts from it when the account's version has not moved since.
     private func sync(
-        _ items: [SyncItem], for accountId: UUID, options: SyncOptions, read: LookupQuery.Found? = nil
+        _ items: [SyncItem], for accountId: UUID, options: SyncOptions, startingFrom read: AccountHoldings?
     ) async throws -> SyncOutcome {
         let now = now()
         let catalog = catalog.current
-        let result: SyncTransaction.Result
-        do {
-            result = try await pool.withRetryingTransaction(isolation: .readCommitted) { connection in
-                let transaction = SyncTransaction(
-                    connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog,
-                    now: now, read: read,
-                    verifyUnclaimed: { [verification] kind, payload in await verification.unclaimed(kind, payload) })
-                let result = try await transaction.run(items)
-                if options.dryRun { throw DryRunRollback(result: result) }
-                return result
+        let chains = SyncTransaction.chains(of: items)
+        let (verdicts, written) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
+            let transaction = SyncTransaction(
+                connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now)
+            let before = try await transaction.lockAccount(startingFrom: read)
+            let decided = try await transaction.decide(chains, before: before.ledger)
+            var plan = transaction.plan(chains, decided: decided, before: before.ledger)
+            try await transaction.writeOwnership(plan)
+            for kept in try await transaction.takeUnclaimed(claimedIn: plan) {
+                plan.add(await verification.unclaimed(kept.kind, kept.signedPayload), for: kept.accountId)
             }
-        } catch let dryRun as DryRunRollback {
-            result = dryRun.result
+            let written = try await transaction.write(plan, before: before)
+            return (transaction.verdicts(for: items, decided: decided, written: written), written)
         }
-        if !options.dryRun { snapshots.invalidate(result.changedAccounts) }
-        SyncMetrics.record(result.verdicts, dryRun: options.dryRun)
+        if !options.dryRun { snapshots.invalidate(written.changedAccounts) }
+        SyncMetrics.record(verdicts, dryRun: options.dryRun)
         let snapshot = try snapshots.snapshot(
-            accountId: accountId, version: result.version, ledger: result.ledger, catalog: catalog, at: now)
-        return SyncOutcome(verdicts: result.verdicts, snapshot: snapshot, changedAccounts: result.changedAccounts)
+            accountId: accountId, version: written.version, ledger: written.ledger, catalog: catalog, at: now)
+        return SyncOutcome(verdicts: verdicts, snapshot: snapshot, changedAccounts: written.changedAccounts)
     }
-}
-
-/// Rolls a dry run's database transaction back while carrying its answer out.
-private struct DryRunRollback: Error {
-    let result: SyncTransaction.Result
 }

@@ -15,12 +15,13 @@ extension SyncTransaction {
     /// account already holds would otherwise write a thousand rows to change nothing, and wait
     /// behind any other restore that presents one of them.
     ///
-    /// - Returns: The decision and the owner found (none: nobody held it) of each purchase, and
-    ///   the owner rows written already, each with the owner its decision gives it.
-    func decide(_ chains: [String: [TransactionRecord]], before: Ledger) async throws
-        -> (decisions: [String: OwnershipDecision], owners: [String: PurchaseOwner], ownersWritten: Set<OwnerChange>)
-    {
-        guard !chains.isEmpty else { return ([:], [:], []) }
+    /// - Parameters:
+    ///   - chains: The verified records presented, by purchase.
+    ///   - before: The presenter's ledger at the version its lock holds.
+    /// - Returns: The decision and the owner found of each purchase, and the owner rows written
+    ///   already, each with the owner its decision gives it.
+    func decide(_ chains: [String: [TransactionRecord]], before: Ledger) async throws -> Decided {
+        guard !chains.isEmpty else { return Decided() }
         let tokens = Set(chains.values.joined().compactMap(\.appAccountToken))
         let tokenAccounts = try await accounts.accounts(byAppAccountTokens: Array(tokens), on: connection)
         func tokenAccount(of id: String) -> UUID? {
@@ -36,19 +37,18 @@ extension SyncTransaction {
 
         let held = Set(before.records.map(\.originalTransactionId))
         let ownedHere = try await ownership.owners(chains.keys.filter(held.contains), ownedBy: presenter, on: connection)
-        var owners: [String: PurchaseOwner] = [:]
-        var decisions: [String: OwnershipDecision] = [:]
+        var decided = Decided()
         for (id, owner) in ownedHere {
             let kept = decision(for: id, owner: owner)
             guard kept == .keepHere(claim: nil) else { continue }
-            (owners[id], decisions[id]) = (owner, kept)
+            (decided.owners[id], decided.decisions[id]) = (owner, kept)
         }
 
-        let contested = chains.keys.filter { decisions[$0] == nil }.sorted()
-        // A purchase without an owner row gets one naming the owner it is decided to have
-        // when nobody holds it, instead of an unowned row updated afterwards (for a restore of
-        // a thousand new purchases the update cost ~10 ms). The rows this inserts are this
-        // transaction's until it ends, so only the others need locking.
+        let contested = chains.keys.filter { decided.decisions[$0] == nil }.sorted()
+        // A purchase without an owner row gets one naming the owner it is decided to have when
+        // nobody holds it, in the same statement, rather than an unowned row updated
+        // afterwards. The rows this inserts are this transaction's until it ends, so only the
+        // others need locking.
         let claimants = contested.map { id in claimant(of: id, by: decision(for: id, owner: nil)) }
         let created = try await ownership.insertMissing(
             zip(contested, claimants).map { id, claimant in (id, chains[id]![0].environment, claimant) }, on: connection)
@@ -61,11 +61,11 @@ extension SyncTransaction {
             ? try await activeSubscriptions(ownedElsewhere) : []
         for id in contested {
             let owner = locked[id]
-            owners[id] = owner
-            decisions[id] = decision(for: id, owner: owner, ownerHasActiveSubscription: activeElsewhere.contains(id))
+            decided.owners[id] = owner
+            decided.decisions[id] = decision(for: id, owner: owner, ownerHasActiveSubscription: activeElsewhere.contains(id))
         }
-        let written = Set(claimants.lazy.compactMap { $0 }.filter { created.contains($0.originalTransactionId) })
-        return (decisions, owners, written)
+        decided.ownersWritten = Set(claimants.lazy.compactMap { $0 }.filter { created.contains($0.originalTransactionId) })
+        return decided
     }
 
     /// The owner row the plan gives a purchase nobody holds under `decision`, if it gives one:

@@ -3,8 +3,18 @@ import StoreSyncAPI
 import StoreSyncCore
 
 extension SyncTransaction {
-    /// The verdict for one item, in the order the device sent them.
-    func verdict(
+    /// The verdict of every item, in the order the device sent them.
+    ///
+    /// - Parameters:
+    ///   - items: What the device handed in, verified.
+    ///   - decided: Where each purchase went.
+    ///   - written: What the writes left.
+    func verdicts(for items: [SyncItem], decided: Decided, written: Written) -> [Verdict] {
+        items.map { verdict(for: $0, decisions: decided.decisions, inserted: written.inserted, ledger: written.ledger) }
+    }
+
+    /// The verdict for one item.
+    private func verdict(
         for item: SyncItem, decisions: [String: OwnershipDecision], inserted: Set<VersionKey>, ledger: Ledger
     ) -> Verdict {
         switch item {

@@ -2,7 +2,7 @@ import Foundation
 import PostgresLibPQ
 import Testing
 
-@Suite struct ThreadOfItsOwnTests {
+@Suite struct DedicatedThreadTests {
     struct Refused: Error, Equatable {}
 
     /// More blocked pieces of work than any pool of ours has threads all run at the same
@@ -12,7 +12,7 @@ import Testing
         let gathering = Gathering(expected: pieces)
         let allMet = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<pieces {
-                group.addTask { try await ThreadOfItsOwn.run(named: "test") { gathering.arriveAndWait() } }
+                group.addTask { try await DedicatedThread.run(named: "test") { gathering.arriveAndWait() } }
             }
             return try await group.reduce(true) { $0 && $1 }
         }
@@ -20,8 +20,8 @@ import Testing
     }
 
     @Test func answersWhatTheWorkReturnedOrThrew() async throws {
-        #expect(try await ThreadOfItsOwn.run(named: "test") { 6 * 7 } == 42)
-        await #expect(throws: Refused()) { try await ThreadOfItsOwn.run(named: "test") { () throws -> Int in throw Refused() } }
+        #expect(try await DedicatedThread.run(named: "test") { 6 * 7 } == 42)
+        await #expect(throws: Refused()) { try await DedicatedThread.run(named: "test") { () throws -> Int in throw Refused() } }
     }
 }
 

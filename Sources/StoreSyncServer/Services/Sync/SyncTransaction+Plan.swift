@@ -2,6 +2,25 @@ import Foundation
 import PostgresLibPQ
 import StoreSyncCore
 
+extension SyncTransaction {
+    /// Turns the decisions into planned writes, purchase by purchase in id order; nothing
+    /// touches the database here.
+    ///
+    /// - Parameters:
+    ///   - chains: The verified records presented, by purchase.
+    ///   - decided: Where each purchase goes.
+    ///   - before: The presenter's ledger at the version its lock holds.
+    /// - Returns: The writes, with the owner rows deciding wrote already.
+    func plan(_ chains: [String: [TransactionRecord]], decided: Decided, before: Ledger) -> Plan {
+        var plan = Plan(ownersWritten: decided.ownersWritten)
+        for (id, records) in chains.sorted(by: { $0.key < $1.key }) {
+            guard let decision = decided.decisions[id] else { continue }
+            plan.apply(decision, chain: id, records: records, owner: decided.owners[id], presenter: presenter, before: before)
+        }
+        return plan
+    }
+}
+
 extension SyncTransaction.Plan {
     /// Turns one decision into planned writes; nothing touches the database here.
     mutating func apply(
@@ -68,57 +87,14 @@ extension SyncTransaction.Plan {
         }
         changed.formUnion([source, target])
     }
-}
 
-extension SyncTransaction {
-    /// Writes the plan's ownership changes: other accounts locked in one statement (in id
-    /// order), all moves in four (versions and renewal infos, copied then deleted), every owner
-    /// row not inserted with its owner already in one, and the versions Server Notifications
-    /// kept for newly claimed purchases fetched in one.
-    func execute(_ plan: inout Plan) async throws {
-        plan.accountsToLock.remove(presenter)
-        try await accounts.lockVersions(Array(plan.accountsToLock), on: connection)
-        // Every copy reads its source before any deletion, whichever accounts the moves link.
-        let moves = plan.moves.map { (originalTransactionId: $0.originalTransactionId, from: $0.from, to: $0.to) }
-        try await transactions.copyChains(moves, on: connection)
-        try await transactions.deleteChains(moves, on: connection)
-        try await ownership.setOwners(plan.newOwners.filter { !plan.ownersWritten.contains($0) }, on: connection)
-        try await mergeUnclaimed(into: &plan)
-    }
-
-    /// Signed versions that Server Notifications brought before any account held the purchase.
-    private func mergeUnclaimed(into plan: inout Plan) async throws {
-        guard !plan.claims.isEmpty else { return }
-        let claimant = Dictionary(plan.claims, uniquingKeysWith: { first, _ in first })
-        for kept in try await notifications.takeUnclaimed(Array(claimant.keys), on: connection) {
-            guard let account = claimant[kept.originalTransactionId] else { continue }
-            switch await verifyUnclaimed(kept.kind, kept.signedPayload) {
-            case .transaction(let record)?: plan.versions.append((account, record))
-            case .renewalInfo(let info)?: plan.renewalInfos.append((account, info))
-            case nil: continue
-            }
-        }
-    }
-
-    /// The latest renewal info per account and purchase, by the ledger's own merge law.
-    static func latestRenewalInfos(_ infos: [(accountId: UUID, info: RenewalInfo)]) -> [(accountId: UUID, info: RenewalInfo)] {
-        var ledgers: [UUID: Ledger] = [:]
-        for (account, info) in infos { ledgers[account, default: Ledger()].merge(info) }
-        return ledgers.flatMap { account, ledger in ledger.renewalInfos.map { (account, $0) } }
-    }
-
-    /// `revoked` and `revocationReversed` events for transactions whose merged version changed
-    /// revocation state.
-    static func revocationEvents(account: UUID, before: Ledger, after: Ledger) -> [NewEvent] {
-        after.records.compactMap { record in
-            let wasRevoked = before[record.transactionId]?.isRevoked ?? false
-            guard wasRevoked != record.isRevoked else { return nil }
-            return NewEvent(
-                accountId: account, kind: record.isRevoked ? .revoked : .revocationReversed,
-                originalTransactionId: record.originalTransactionId, transactionId: record.transactionId,
-                reason: record.isRevoked
-                    ? "Apple revoked it (reason \(record.revocationReason.map { String($0.rawValue) } ?? "unstated"))"
-                    : "Apple reversed the refund")
+    /// Adds a version kept for a purchase claimed now, once verified again; `nil` (it no longer
+    /// verifies) adds nothing.
+    mutating func add(_ version: UnclaimedVersion?, for accountId: UUID) {
+        switch version {
+        case .transaction(let record)?: versions.append((accountId, record))
+        case .renewalInfo(let info)?: renewalInfos.append((accountId, info))
+        case nil: break
         }
     }
 }

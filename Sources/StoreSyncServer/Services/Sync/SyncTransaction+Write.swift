@@ -1,0 +1,101 @@
+import Foundation
+import PostgresLibPQ
+import StoreSyncCore
+
+extension SyncTransaction {
+    /// Writes the plan's ownership changes: other accounts locked in one statement (in id
+    /// order), all moves in four (versions and renewal infos, copied then deleted), and every
+    /// owner row not inserted with its owner already in one.
+    func writeOwnership(_ plan: Plan) async throws {
+        var others = plan.accountsToLock
+        others.remove(presenter)
+        try await accounts.lockVersions(Array(others), on: connection)
+        // Every copy reads its source before any deletion, whichever accounts the moves link.
+        let moves = plan.moves.map { (originalTransactionId: $0.originalTransactionId, from: $0.from, to: $0.to) }
+        try await transactions.copyChains(moves, on: connection)
+        try await transactions.deleteChains(moves, on: connection)
+        try await ownership.setOwners(plan.newOwners.filter { !plan.ownersWritten.contains($0) }, on: connection)
+    }
+
+    /// Takes, in one statement, the signed versions Server Notifications kept for the purchases
+    /// the plan claims before any account held them; each goes to the account claiming it once
+    /// verified again.
+    func takeUnclaimed(claimedIn plan: Plan) async throws -> [KeptVersion] {
+        guard !plan.claims.isEmpty else { return [] }
+        let claimant = Dictionary(plan.claims, uniquingKeysWith: { first, _ in first })
+        return try await notifications.takeUnclaimed(Array(claimant.keys), on: connection).compactMap { kept in
+            claimant[kept.originalTransactionId].map {
+                KeptVersion(accountId: $0, kind: kept.kind, signedPayload: kept.signedPayload)
+            }
+        }
+    }
+
+    /// Stores the planned versions (those the presenter's ledger shows stored already left out)
+    /// and the latest renewal infos, appends the events, and bumps the version of every account
+    /// that changed.
+    ///
+    /// - Parameters:
+    ///   - plan: The writes.
+    ///   - before: What the presenter held at the version its lock holds.
+    /// - Returns: The versions stored, and the presenter's ledger and version afterwards.
+    func write(_ plan: Plan, before: AccountHoldings) async throws -> Written {
+        var changed = plan.changed
+        let inserted = try await transactions.insert(
+            Self.unstored(plan.versions, presenter: presenter, before: before.ledger), on: connection)
+        for key in inserted { changed.insert(key.accountId) }
+        let latestRenewalInfos = Self.latestRenewalInfos(plan.renewalInfos)
+        try await renewals.store(latestRenewalInfos, on: connection)
+
+        let presenterWritten = inserted.contains { $0.accountId == presenter }
+            || latestRenewalInfos.contains { $0.accountId == presenter }
+            || plan.moves.contains { $0.from == presenter || $0.to == presenter }
+        // Nothing above wrote the presenter's rows (a restore of what it holds already): its
+        // ledger is still the one at the version locked at the start.
+        let after = presenterWritten ? try await transactions.ledger(of: presenter, on: connection) : before.ledger
+        let revocations = Self.revocationEvents(account: presenter, before: before.ledger, after: after)
+        try await events.append(plan.events + revocations, on: connection)
+
+        let newVersions = try await accounts.bumpVersions(changed, on: connection)
+        // Unchanged, the presenter's version is the one locked at the start.
+        return Written(
+            inserted: inserted, ledger: after, version: newVersions[presenter] ?? before.version,
+            changedAccounts: newVersions)
+    }
+
+    /// The planned versions less those the presenter's ledger shows stored already.
+    ///
+    /// Those would conflict and change nothing; leaving them out spares PostgreSQL parsing
+    /// them (a repeated restore re-sends every JWS, megabytes for a thousand entries). The
+    /// ledger is the one at the version the account's lock holds and has whole stored
+    /// versions, so a key found there is a row of the table. Versions for other accounts are
+    /// all written.
+    static func unstored(
+        _ versions: [(accountId: UUID, record: TransactionRecord)], presenter: UUID, before: Ledger
+    ) -> [(accountId: UUID, record: TransactionRecord)] {
+        let stored = Set(before.records.map { VersionKey(accountId: presenter, record: $0) })
+        guard !stored.isEmpty else { return versions }
+        return versions.filter { !stored.contains(VersionKey(accountId: $0.accountId, record: $0.record)) }
+    }
+
+    /// The latest renewal info per account and purchase, by the ledger's own merge law.
+    static func latestRenewalInfos(_ infos: [(accountId: UUID, info: RenewalInfo)]) -> [(accountId: UUID, info: RenewalInfo)] {
+        var ledgers: [UUID: Ledger] = [:]
+        for (account, info) in infos { ledgers[account, default: Ledger()].merge(info) }
+        return ledgers.flatMap { account, ledger in ledger.renewalInfos.map { (account, $0) } }
+    }
+
+    /// `revoked` and `revocationReversed` events for transactions whose merged version changed
+    /// revocation state.
+    static func revocationEvents(account: UUID, before: Ledger, after: Ledger) -> [NewEvent] {
+        after.records.compactMap { record in
+            let wasRevoked = before[record.transactionId]?.isRevoked ?? false
+            guard wasRevoked != record.isRevoked else { return nil }
+            return NewEvent(
+                accountId: account, kind: record.isRevoked ? .revoked : .revocationReversed,
+                originalTransactionId: record.originalTransactionId, transactionId: record.transactionId,
+                reason: record.isRevoked
+                    ? "Apple revoked it (reason \(record.revocationReason.map { String($0.rawValue) } ?? "unstated"))"
+                    : "Apple reversed the refund")
+        }
+    }
+}

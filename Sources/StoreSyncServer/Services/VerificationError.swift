@@ -1,0 +1,9 @@
+/// Why signed data a client or Apple sent cannot be taken. Nothing was changed.
+enum VerificationError: Error, Equatable {
+    /// The signed data in `field` did not verify; `detail` says what was refused and why.
+    case refused(field: String, detail: String)
+    /// Apple's verifyReceipt refused the receipt; `detail` gives its reason.
+    case receiptRejected(detail: String)
+    /// Apple's verifyReceipt did not answer; the same request may succeed later.
+    case receiptVerifierUnavailable
+}
