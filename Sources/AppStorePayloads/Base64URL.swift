@@ -4,14 +4,36 @@
 /// non-zero trailing bits), and two spellings of one value would let a mutated token decode
 /// to the same bytes; this decoder accepts exactly one spelling per byte string.
 package enum Base64URL {
+    /// The 64 characters, in the order of their 6-bit values.
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     /// The 6-bit value of each ASCII byte, or 0xFF for a byte outside the alphabet.
     private static let decodingTable: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
-        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+        for (value, character) in alphabet.enumerated() {
             table[Int(character)] = UInt8(value)
         }
         return table
     }()
+
+    /// Encodes bytes as unpadded base64url, the one spelling ``decode(_:)`` accepts.
+    ///
+    /// - Parameter bytes: The bytes.
+    /// - Returns: The encoded text.
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        var output: [UInt8] = []
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for byte in bytes {
+            accumulator = (accumulator << 8) | UInt32(byte)
+            bits += 8
+            while bits >= 6 {
+                bits -= 6
+                output.append(alphabet[Int((accumulator >> UInt32(bits)) & 0x3F)])
+            }
+        }
+        if bits > 0 { output.append(alphabet[Int((accumulator << UInt32(6 - bits)) & 0x3F)]) }
+        return String(decoding: output, as: UTF8.self)
+    }
 
     /// Decodes unpadded base64url text.
     ///

@@ -1,7 +1,6 @@
 import AppStoreVerification
 public import Foundation
 import Hummingbird
-import Logging
 import NIOCore
 import StoreSyncCore
 
@@ -18,7 +17,7 @@ public final class AppStoreReceiptStandIn: Sendable {
     private init(port: Int, log: RequestLog) throws {
         guard let production = URL(string: "http://127.0.0.1:\(port)/production/verifyReceipt"),
             let sandbox = URL(string: "http://127.0.0.1:\(port)/sandbox/verifyReceipt")
-        else { throw StandInError.noPort }
+        else { throw LoopbackHTTPServerError.noPort }
         self.productionURL = production
         self.sandboxURL = sandbox
         self.log = log
@@ -54,36 +53,8 @@ public final class AppStoreReceiptStandIn: Sendable {
                 return try await response(for: reply(received))
             }
         }
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "storesync.testing.receipt-stand-in")
-        logger.logLevel = .error
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await app.run()
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else {
-                group.cancelAll()
-                throw StandInError.noPort
-            }
-            let standIn = try AppStoreReceiptStandIn(port: port, log: log)
-            do {
-                let result = try await body(standIn)
-                group.cancelAll()
-                return result
-            } catch {
-                group.cancelAll()
-                throw error
-            }
+        return try await LoopbackHTTPServer.run(router: router, label: "storesync.testing.receipt-stand-in") { port in
+            try await body(try AppStoreReceiptStandIn(port: port, log: log))
         }
     }
 
@@ -131,8 +102,6 @@ public final class AppStoreReceiptStandIn: Sendable {
             case excludeOldTransactions = "exclude-old-transactions"
         }
     }
-
-    private enum StandInError: Error { case noPort }
 
     private actor RequestLog {
         var requests: [AppStoreReceiptStandInRequest] = []
