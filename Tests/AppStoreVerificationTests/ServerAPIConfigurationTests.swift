@@ -18,9 +18,9 @@ import Testing
 
     @Test func environmentPicksApplesBaseURL() throws {
         #expect(try Self.configuration(environment: .production).baseURL.absoluteString
-            == "https://api.storekit.itunes.apple.com")
+            == "https://api.storekit.apple.com")
         #expect(try Self.configuration(environment: .sandbox).baseURL.absoluteString
-            == "https://api.storekit-sandbox.itunes.apple.com")
+            == "https://api.storekit-sandbox.apple.com")
     }
 
     @Test func baseURLOverridesTheEnvironment() throws {

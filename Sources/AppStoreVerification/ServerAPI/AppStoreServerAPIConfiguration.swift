@@ -5,10 +5,11 @@ public import StoreSyncCore
 /// Who ``AppStoreServerAPIClient`` speaks for and where: the App Store Connect API key that
 /// signs its tokens, the app, and Apple's base URL for the environment.
 public struct AppStoreServerAPIConfiguration: Sendable {
-    /// Apple's production base URL.
-    public static let productionURL = appleURL("https://api.storekit.itunes.apple.com")
+    /// Apple's production base URL (the App Store Server API's current host; the older
+    /// `api.storekit.itunes.apple.com` still answers).
+    public static let productionURL = appleURL("https://api.storekit.apple.com")
     /// Apple's sandbox base URL.
-    public static let sandboxURL = appleURL("https://api.storekit-sandbox.itunes.apple.com")
+    public static let sandboxURL = appleURL("https://api.storekit-sandbox.apple.com")
     /// The longest token lifetime Apple accepts.
     public static let maximumTokenLifetime = Duration.seconds(60 * 60)
 
