@@ -4,6 +4,7 @@ import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncServer
 import StoreSyncTesting
+import StoreSyncWire
 import Testing
 
 @Suite struct LookupTests {

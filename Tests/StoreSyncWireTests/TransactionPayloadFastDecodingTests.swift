@@ -3,9 +3,10 @@ import Foundation
 import PropertyBased
 import StoreSyncCore
 import StoreSyncTesting
+import StoreSyncWire
 import Testing
 
-/// ``TransactionPayload/fastDecoded(from:)`` may decline any payload, but whatever it reads
+/// `TransactionPayload.fastDecoded(from:)` may decline any payload, but whatever it reads
 /// must be exactly what ``PayloadDecoder`` (`JSONDecoder`) reads: it never accepts a payload
 /// the decoder refuses, and never reads one differently.
 @Suite struct TransactionPayloadFastDecodingTests {

@@ -1,17 +1,19 @@
 import Foundation
 import PropertyBased
-@testable import StoreSyncAPI
+import StoreSyncAPI
 import StoreSyncCore
+import StoreSyncTesting
+import StoreSyncWire
 import Testing
 
-/// The direct writer behind ``Snapshot/signedBytes()`` gives exactly the bytes of the generic
-/// `Codable` canonical path, which is what the signature's definition (and any client
-/// re-deriving it) follows.
+/// The writer behind `Snapshot.signedBytes()` gives exactly the bytes of the generic `Codable`
+/// canonical path (the reference ``CanonicalJSON``), which is what the signature's definition
+/// follows.
 @Suite struct SnapshotCanonicalWriterTests {
     @Test func everySnapshotIsWrittenAsTheCodablePathWritesIt() async {
         await propertyCheck(count: 400, input: SnapshotGenerators.snapshot) { snapshot in
             let direct = try snapshot.signedBytes()
-            #expect(try direct == snapshot.codableSignedBytes())
+            #expect(try direct == CanonicalJSON.signedContent(of: snapshot))
         }
     }
 
@@ -19,7 +21,7 @@ import Testing
         var snapshot = WireFixture.snapshot
         snapshot.transactions[0].signedTransaction = "eyJ.\"jws\"\n.sig"
         let direct = try snapshot.signedBytes()
-        #expect(try direct == snapshot.codableSignedBytes())
+        #expect(try direct == CanonicalJSON.signedContent(of: snapshot))
     }
 
     @Test(arguments: [-62_135_596_800_001, 253_402_300_800_000] as [Int64])
@@ -27,7 +29,7 @@ import Testing
         var snapshot = WireFixture.snapshot
         snapshot.transactions[0].expiresDate = Date(millisecondsSince1970: milliseconds)
         #expect(throws: EncodingError.self) { try snapshot.signedBytes() }
-        #expect(throws: EncodingError.self) { try snapshot.codableSignedBytes() }
+        #expect(throws: EncodingError.self) { try CanonicalJSON.signedContent(of: snapshot) }
     }
 }
 

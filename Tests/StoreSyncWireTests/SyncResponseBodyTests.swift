@@ -1,9 +1,11 @@
 import Foundation
 import PropertyBased
 import StoreSyncAPI
+import StoreSyncTesting
+import StoreSyncWire
 import Testing
 
-/// ``SyncResponse/body(verdicts:snapshotBody:)`` writes its verdicts by hand; they must read
+/// `SyncResponse.body(verdicts:snapshotBody:)` writes its verdicts by hand; they must read
 /// back as exactly the verdicts given, whatever their strings hold.
 @Suite struct SyncResponseBodyTests {
     static func one<Value: Sendable>(of values: [Value]) -> Generator<Value, Shrink.Integer<Int>> {

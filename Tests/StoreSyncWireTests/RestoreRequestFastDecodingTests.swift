@@ -2,9 +2,10 @@ import Foundation
 import PropertyBased
 import StoreSyncAPI
 import StoreSyncCore
+import StoreSyncWire
 import Testing
 
-/// ``RestoreRequest/fastDecoded(from:)`` may decline any body, but whatever it reads must be
+/// `RestoreRequest.fastDecoded(from:)` may decline any body, but whatever it reads must be
 /// exactly what `JSONDecoder` reads: it never accepts a body the decoder refuses, and never
 /// reads one differently.
 @Suite struct RestoreRequestFastDecodingTests {
