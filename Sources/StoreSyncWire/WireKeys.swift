@@ -10,43 +10,46 @@ import Musl
 /// `CodingKeys` stay the one list of its fields, which the fast readers match names against
 /// and the writers take their member order from.
 ///
-/// Make one per key type, in a `static let`: reading a name or a member is then a look into
-/// bytes laid out once, with nothing allocated or counted per call.
-package final class WireKeys<Key: CodingKey & CaseIterable>: @unchecked Sendable {  // `text` is written in init, only read after.
+/// Make one per key type, in a `static let` (`CodingKeys+Wire.swift`): its tables are laid out
+/// once and live as long as the process, so reading a name or a member counts no references and
+/// allocates nothing, however many threads read at once.
+struct WireKeys<Key: CodingKey & CaseIterable>: @unchecked Sendable {  // The tables are written in init, only read after.
     /// Every key, in declaration order; a key's index here is its bit in a reader's set of the
     /// keys it has seen.
-    private let keys: [Key]
+    private let keys: UnsafeBufferPointer<Key>
     /// Every key sorted by the UTF-8 bytes of its name, with its index: the member order of
     /// canonical JSON (and of every hand-written StoreSync object).
-    package let canonicalOrder: [(key: Key, index: Int)]
+    let canonicalOrder: UnsafeBufferPointer<(key: Key, index: Int)>
     /// `"name":` of every key, in declaration order, end to end (names of Swift identifiers need
     /// no escaping).
-    private let text: UnsafeMutableBufferPointer<UInt8>
+    private let text: UnsafeBufferPointer<UInt8>
     /// Where each key's `"name":` starts in ``text``; one more entry for the end.
-    private let starts: [Int]
+    private let starts: UnsafeBufferPointer<Int>
 
     /// Reads the names of every case of `Key`.
-    package init() {
-        keys = Array(Key.allCases)
+    init() {
+        let keys = Array(Key.allCases)
         let members = keys.map { Array("\"\($0.stringValue)\":".utf8) }
-        canonicalOrder = keys.enumerated()
+        let order = keys.enumerated()
             .map { (key: $0.element, index: $0.offset) }
             .sorted { $0.key.stringValue.utf8.lexicographicallyPrecedes($1.key.stringValue.utf8) }
-        text = .allocate(capacity: members.reduce(0) { $0 + $1.count })
         var starts = [0]
-        for member in members {
-            _ = UnsafeMutableBufferPointer(rebasing: text[starts.last!...]).initialize(from: member)
-            starts.append(starts.last! + member.count)
-        }
-        self.starts = starts
+        for member in members { starts.append(starts.last! + member.count) }
+        self.keys = Self.lasting(keys)
+        canonicalOrder = Self.lasting(order)
+        text = Self.lasting(members.flatMap { $0 })
+        self.starts = Self.lasting(starts)
     }
 
-    deinit {
-        text.deallocate()
+    /// A copy of `elements` that is never freed.
+    private static func lasting<Element>(_ elements: [Element]) -> UnsafeBufferPointer<Element> {
+        let copy = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
+        _ = copy.initialize(from: elements)
+        return UnsafeBufferPointer(copy)
     }
 
     /// The key whose name is exactly these bytes, and its index; `nil` when no key has it.
-    package func key(named name: UnsafeBufferPointer<UInt8>) -> (key: Key, index: Int)? {
+    func key(named name: UnsafeBufferPointer<UInt8>) -> (key: Key, index: Int)? {
         for index in keys.indices {
             // The name sits between the opening quote and the closing `":`.
             let start = starts[index] + 1
@@ -59,7 +62,7 @@ package final class WireKeys<Key: CodingKey & CaseIterable>: @unchecked Sendable
     }
 
     /// The key at `index`, written as an object member's start: `"name":`.
-    package func member(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+    func member(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: text[starts[index]..<starts[index + 1]])
     }
 }

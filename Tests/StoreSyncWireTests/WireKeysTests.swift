@@ -1,15 +1,14 @@
 import AppStorePayloads
 import StoreSyncAPI
 import StoreSyncCore
-import StoreSyncWire
+@testable import StoreSyncWire
 import Testing
 
 /// The names the fast readers match and the writers write are the payloads' own coding keys.
 @Suite struct WireKeysTests {
     /// Checks one key type: every name found as itself, the members spelled as JSON writes
     /// them, the canonical order sorted by bytes, and near misses found as nothing.
-    static func check<Key: CodingKey & CaseIterable & Equatable>(_ type: Key.Type) {
-        let keys = WireKeys<Key>()
+    static func check<Key: CodingKey & CaseIterable & Equatable>(_ keys: WireKeys<Key>) {
         let declared = Array(Key.allCases)
         for (index, key) in declared.enumerated() {
             let found = Array(key.stringValue.utf8).withUnsafeBufferPointer { keys.key(named: $0) }
@@ -28,16 +27,16 @@ import Testing
         #expect(keys.canonicalOrder.allSatisfy { declared[$0.index] == $0.key })
     }
 
-    @Test func restoreRequestFieldsAreItsCodingKeys() { Self.check(RestoreRequest.CodingKeys.self) }
-    @Test func transactionRecordFieldsAreItsCodingKeys() { Self.check(TransactionRecord.CodingKeys.self) }
-    @Test func transactionPayloadFieldsAreItsCodingKeys() { Self.check(TransactionPayload.CodingKeys.self) }
-    @Test func snapshotFieldsAreItsCodingKeys() { Self.check(Snapshot.CodingKeys.self) }
-    @Test func entitlementFieldsAreItsCodingKeys() { Self.check(Entitlement.CodingKeys.self) }
-    @Test func syncResponseFieldsAreItsCodingKeys() { Self.check(SyncResponse.CodingKeys.self) }
-    @Test func verdictFieldsAreItsCodingKeys() { Self.check(Verdict.CodingKeys.self) }
+    @Test func restoreRequestFieldsAreItsCodingKeys() { Self.check(RestoreRequest.CodingKeys.wire) }
+    @Test func transactionRecordFieldsAreItsCodingKeys() { Self.check(TransactionRecord.CodingKeys.wire) }
+    @Test func transactionPayloadFieldsAreItsCodingKeys() { Self.check(TransactionPayload.CodingKeys.wire) }
+    @Test func snapshotFieldsAreItsCodingKeys() { Self.check(Snapshot.CodingKeys.wire) }
+    @Test func entitlementFieldsAreItsCodingKeys() { Self.check(Entitlement.CodingKeys.wire) }
+    @Test func syncResponseFieldsAreItsCodingKeys() { Self.check(SyncResponse.CodingKeys.wire) }
+    @Test func verdictFieldsAreItsCodingKeys() { Self.check(Verdict.CodingKeys.wire) }
 
     @Test func theCanonicalOrderIsTheOrderTheCodablePathSorts() {
-        let order = WireKeys<TransactionRecord.CodingKeys>().canonicalOrder.map(\.key.stringValue)
+        let order = TransactionRecord.CodingKeys.wire.canonicalOrder.map(\.key.stringValue)
         #expect(order == [
             "appAccountToken", "environment", "evidence", "expiresDate", "isUpgraded", "originalPurchaseDate",
             "originalTransactionId", "ownershipType", "productId", "productType", "purchaseDate", "quantity",
