@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 import NIOCore
 import StoreSyncAPI
 import StoreSyncCore
@@ -16,7 +16,7 @@ extension Request {
     ///     else; `JSONDecoder` decodes what it leaves, and decides every error.
     /// - Returns: The decoded body.
     /// - Throws: ``ProblemError`` for every client mistake.
-    public func decodeJSON<Body: Decodable>(
+    func decodeJSON<Body: Decodable>(
         _ type: Body.Type, limit: Int, fastPath: ((UnsafeRawBufferPointer) -> Body?)? = nil
     ) async throws -> Body {
         let contentType = headers[.contentType]
