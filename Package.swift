@@ -72,17 +72,25 @@ let package = Package(
 
         .target(name: "StoreSyncCore", swiftSettings: strictSettings),
         .target(name: "StoreSyncAPI", dependencies: ["StoreSyncCore"], swiftSettings: strictSettings),
-
-        // MARK: Verification
-
         // Apple's signed payload formats, decoded but not verified: shared by the verifier and
         // the client (which may read a JWS it cannot verify).
         .target(name: "AppStorePayloads", dependencies: ["StoreSyncCore"], swiftSettings: strictSettings),
+        // Internal (no product): the wire's fast paths, below everything that reads or writes
+        // the wire and above the plain Codable types (see its landing page).
+        .target(
+            name: "StoreSyncWire",
+            dependencies: ["AppStorePayloads", "StoreSyncAPI", "StoreSyncCore"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Verification
+
         .target(
             name: "AppStoreVerification",
             dependencies: [
                 "AppStorePayloads",
                 "StoreSyncCore",
+                "StoreSyncWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -103,6 +111,7 @@ let package = Package(
                 "PostgresLibPQ",
                 "StoreSyncAPI",
                 "StoreSyncCore",
+                "StoreSyncWire",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -143,6 +152,8 @@ let package = Package(
                 "AppStorePayloads",
                 "StoreSyncAPI",
                 "StoreSyncCore",
+                // Checks snapshot signatures over the canonical bytes the server signs.
+                "StoreSyncWire",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
@@ -225,13 +236,18 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreSyncAPITests",
-            dependencies: ["StoreSyncAPI", "StoreSyncCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AppStorePayloadsTests",
+            dependencies: ["AppStorePayloads", "StoreSyncCore", "StoreSyncTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreSyncWireTests",
             dependencies: [
-                "AppStorePayloads", "StoreSyncCore", "StoreSyncTesting",
+                "AppStorePayloads", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting", "StoreSyncWire",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -257,6 +273,7 @@ let package = Package(
                 "StoreSyncTesting",
                 "StoreSyncAPI",
                 "StoreSyncCore",
+                "StoreSyncWire",
                 "PostgresLibPQ",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -276,7 +293,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreSyncClientTests",
-            dependencies: ["StoreSyncClient", "StoreSyncTesting", "StoreSyncAPI", "StoreSyncCore"],
+            dependencies: ["StoreSyncClient", "StoreSyncTesting", "StoreSyncAPI", "StoreSyncCore", "StoreSyncWire"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -93,7 +93,7 @@ struct AppDependencies: Sendable {
         self.pool = pool
         snapshots = SnapshotService(
             signer: signer, offlineGraceSeconds: configuration.offlineGraceSeconds, feed: feed,
-            capacity: configuration.snapshotCacheEnabled ? configuration.snapshotCacheEntries : 0)
+            capacity: configuration.snapshotCacheEntries)
         catalog = CatalogService(pool: pool, logger: logger)
         let sessionCache = SessionCache(feed: feed)
         accounts = AccountService(

@@ -34,9 +34,7 @@ public struct ServerConfiguration: Sendable {
     public var offlineGraceSeconds = 259_200
     public var allowUnverified = false
     public var maxBodyBytes = 16 * 1024 * 1024
-    /// Off only to measure the uncached lookup path.
-    public var snapshotCacheEnabled = true
-    /// The most accounts whose snapshot is cached (about 1–2 KB each).
+    /// The most accounts whose snapshot is cached (about 1–2 KB each); 0 turns the cache off.
     public var snapshotCacheEntries = 50_000
     /// bcrypt's work factor for new password hashes.
     public var passwordHashCost: UInt8 = 12

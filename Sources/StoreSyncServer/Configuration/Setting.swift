@@ -63,12 +63,9 @@ extension Setting {
         "development only: accept unverified JWS (default false; refused in Production)")
     static let maxBodyBytes = Setting(
         "storesync.maxBodyBytes", "STORESYNC_MAX_BODY_BYTES", "largest request body accepted (default 16777216)")
-    static let snapshotCache = Setting(
-        "storesync.snapshotCache", "STORESYNC_SNAPSHOT_CACHE",
-        "cache signed snapshots by account version (default true; false only to measure)")
     static let snapshotCacheEntries = Setting(
         "storesync.snapshotCacheEntries", "STORESYNC_SNAPSHOT_CACHE_ENTRIES",
-        "most accounts whose signed snapshot is cached (default 50000, ~1-2 KB each)")
+        "most accounts whose signed snapshot is cached (default 50000, ~1-2 KB each; 0: no cache)")
     static let bcryptCost = Setting(
         "storesync.bcryptCost", "STORESYNC_BCRYPT_COST", "bcrypt work factor for passwords (default 12)")
     static let maxRestoreEntries = Setting(
@@ -80,7 +77,7 @@ extension Setting {
         .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
-        .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCache, .snapshotCacheEntries,
+        .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries,
         .logLevel,
     ]
 }

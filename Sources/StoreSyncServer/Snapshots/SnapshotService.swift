@@ -56,7 +56,7 @@ final class SnapshotService: Sendable {
     ///   - signer: The server's key.
     ///   - offlineGraceSeconds: How long devices may trust a snapshot offline.
     ///   - feed: The change feed; `nil` (or not live) turns the cache off.
-    ///   - capacity: The most accounts kept (bodies are ~1–2 KB each).
+    ///   - capacity: The most accounts kept (bodies are ~1–2 KB each); 0 turns the cache off.
     ///   - maxAge: The longest an entry is trusted.
     init(signer: SnapshotSigner, offlineGraceSeconds: Int, feed: ChangeFeed?, capacity: Int, maxAge: TimeInterval = 60) {
         self.signer = signer
@@ -121,6 +121,8 @@ final class SnapshotService: Sendable {
 
     /// Evicts an account whose version changed (to `newVersion`, when known).
     func invalidate(_ accountId: UUID, newVersion: Int64? = nil, at now: Date = Date()) {
+        // Without a cache there is nothing to evict, and a tombstone would never be cleared.
+        guard capacity > 0 else { return }
         entries.withLockedValue { entries in
             let version = max(newVersion ?? 0, entries[accountId]?.version ?? 0)
             entries[accountId] = .evicted(version: version, at: now)

@@ -2,21 +2,14 @@ import Foundation
 import PropertyBased
 import StoreSyncAPI
 import StoreSyncCore
+import StoreSyncWire
 import Testing
 
-/// ``RestoreRequest/fastDecoded(from:)`` may decline any body, but whatever it reads must be
+/// `RestoreRequest.fastDecoded(from:)` may decline any body, but whatever it reads must be
 /// exactly what `JSONDecoder` reads: it never accepts a body the decoder refuses, and never
 /// reads one differently.
 @Suite struct RestoreRequestFastDecodingTests {
-    static func one<Value: Sendable>(of values: [Value]) -> Generator<Value, Shrink.Integer<Int>> {
-        Gen.int(in: 0...(values.count - 1)).map { values[$0] }
-    }
-
-    /// Plain pieces the fast path reads, and a few it leaves to JSONDecoder (escapes, non-ASCII).
-    static let plainPieces = ["a", "Z9", "0", ".", "-", "_", "com.example", "/", " ", "~"]
-    static let otherPieces = ["\"", "\\", "\n", "\u{1F}", "é", "😀", "\u{2028}"]
-    static let text = zip(Gen.int(in: 0...9), one(of: plainPieces).array(of: 0...4), one(of: otherPieces))
-        .map { roll, pieces, other in roll == 0 ? pieces.joined() + other : pieces.joined() }
+    static let text = WireGenerators.mostlyPlainText
     /// The canonical-writer tests' random records (escape-heavy text), most of them with
     /// plain identifiers and all with a JWS or none.
     static let record = zip(SnapshotGenerators.record, zip(text, text, text), text.optional(), text.optional(), Gen.int(in: 0...9))
@@ -60,18 +53,8 @@ import Testing
     /// Bytes deleted, inserted or replaced anywhere: what the fast path still reads, the
     /// decoder reads the same.
     @Test func aMangledBodyIsNeverReadDifferentlyFromJSONDecoder() async {
-        let edits = zip(Gen.int(in: 0...2), Gen.int(in: 0...1_000_000), Self.one(of: Array(#" ,:{}[]"0-1.eE+ntrufalsx\"#.utf8)))
-            .array(of: 1...3)
-        await propertyCheck(count: 1_000, input: zip(Self.request, edits)) { request, edits in
-            var body = try StoreSyncJSON.makeEncoder().encode(request)
-            for (kind, place, byte) in edits {
-                let index = body.startIndex + place % (body.count + 1)
-                switch kind {
-                case 0 where index < body.endIndex: body.remove(at: index)
-                case 1: body.insert(byte, at: index)
-                default: if index < body.endIndex { body[index] = byte }
-                }
-            }
+        await propertyCheck(count: 1_000, input: zip(Self.request, WireGenerators.edits)) { request, edits in
+            let body = WireGenerators.applying(edits, to: try StoreSyncJSON.makeEncoder().encode(request))
             if let fast = Self.fast(body) {
                 #expect(fast == Self.foundation(body), "\(String(decoding: body, as: UTF8.self))")
             }

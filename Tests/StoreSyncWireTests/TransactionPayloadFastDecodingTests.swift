@@ -3,21 +3,14 @@ import Foundation
 import PropertyBased
 import StoreSyncCore
 import StoreSyncTesting
+import StoreSyncWire
 import Testing
 
-/// ``TransactionPayload/fastDecoded(from:)`` may decline any payload, but whatever it reads
+/// `TransactionPayload.fastDecoded(from:)` may decline any payload, but whatever it reads
 /// must be exactly what ``PayloadDecoder`` (`JSONDecoder`) reads: it never accepts a payload
 /// the decoder refuses, and never reads one differently.
 @Suite struct TransactionPayloadFastDecodingTests {
-    static func one<Value: Sendable>(of values: [Value]) -> Generator<Value, Shrink.Integer<Int>> {
-        Gen.int(in: 0...(values.count - 1)).map { values[$0] }
-    }
-
-    /// Plain pieces the fast path reads, and a few it leaves to JSONDecoder (escapes, non-ASCII).
-    static let plainPieces = ["a", "Z9", "0", ".", "-", "_", "com.example", "/", " ", "~"]
-    static let otherPieces = ["\"", "\\", "\n", "\u{1F}", "é", "😀", "\u{2028}"]
-    static let text = zip(Gen.int(in: 0...9), one(of: plainPieces).array(of: 0...4), one(of: otherPieces))
-        .map { roll, pieces, other in roll == 0 ? pieces.joined() + other : pieces.joined() }
+    static let text = WireGenerators.mostlyPlainText
     /// Whole milliseconds as Apple writes them, and now and then a fraction (which the fast
     /// path leaves alone) or an instant no `Double` of milliseconds holds exactly.
     static let date = zip(Gen.int(in: -2_000_000_000_000...4_000_000_000_000), Gen.int(in: 0...19)).map { milliseconds, roll in
@@ -28,7 +21,7 @@ import Testing
         }
     }
     static let number = Gen.int(in: -5...100_000)
-    static let token = one(of: [
+    static let token = WireGenerators.one(of: [
         UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
     ])
 
@@ -40,9 +33,9 @@ import Testing
         text.optional(), text.optional(), text.optional(), text.optional(), text.optional(), text.optional(),
         text.optional())
     static let kinds = zip(
-        one(of: ["Auto-Renewable Subscription", "Non-Consumable", "Consumable", "A Kind Apple Adds Later"]).optional(),
-        one(of: ["PURCHASED", "FAMILY_SHARED"]).optional(), one(of: ["PURCHASE", "RENEWAL"]).optional(),
-        one(of: ["REFUND_FULL", "REFUND_PRORATED"]).optional(), token.optional(), number.optional())
+        WireGenerators.one(of: ["Auto-Renewable Subscription", "Non-Consumable", "Consumable", "A Kind Apple Adds Later"]).optional(),
+        WireGenerators.one(of: ["PURCHASED", "FAMILY_SHARED"]).optional(), WireGenerators.one(of: ["PURCHASE", "RENEWAL"]).optional(),
+        WireGenerators.one(of: ["REFUND_FULL", "REFUND_PRORATED"]).optional(), token.optional(), number.optional())
 
     static let payload = zip(identity, dates, numbers, storefront, kinds).map { identity, dates, numbers, storefront, kinds in
         var payload = TransactionPayload()
@@ -100,18 +93,8 @@ import Testing
     /// Bytes deleted, inserted or replaced anywhere: what the fast path still reads, the
     /// decoder reads the same.
     @Test func aMangledPayloadIsNeverReadDifferentlyFromJSONDecoder() async {
-        let edits = zip(Gen.int(in: 0...2), Gen.int(in: 0...1_000_000), Self.one(of: Array(#" ,:{}[]"0-1.eE+ntrufalsx\"#.utf8)))
-            .array(of: 1...3)
-        await propertyCheck(count: 1_000, input: zip(Self.payload, edits)) { payload, edits in
-            var bytes = try Self.encoded(payload)
-            for (kind, place, byte) in edits {
-                let index = place % (bytes.count + 1)
-                switch kind {
-                case 0 where index < bytes.endIndex: bytes.remove(at: index)
-                case 1: bytes.insert(byte, at: index)
-                default: if index < bytes.endIndex { bytes[index] = byte }
-                }
-            }
+        await propertyCheck(count: 1_000, input: zip(Self.payload, WireGenerators.edits)) { payload, edits in
+            let bytes = WireGenerators.applying(edits, to: try Self.encoded(payload))
             if let fast = TransactionPayload.fastDecoded(from: bytes) {
                 #expect(fast == Self.foundation(bytes), "\(String(decoding: bytes, as: UTF8.self))")
             }

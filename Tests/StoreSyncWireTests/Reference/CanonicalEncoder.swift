@@ -4,8 +4,7 @@ import StoreSyncCore
 /// The `Encoder` behind ``CanonicalJSON``: it records one value as a ``CanonicalValue`` tree.
 final class CanonicalEncoder: Encoder {
     /// The encoder of the enclosing value and this value's key in it; the coding path is built
-    /// from them only when asked for (an error, or a type that reads it), because building it
-    /// for every nested value was a large share of encoding a snapshot.
+    /// from them only when asked for (an error, or a type that reads it).
     private let parent: CanonicalEncoder?
     private let key: (any CodingKey)?
     let userInfo: [CodingUserInfoKey: Any] = [:]

@@ -2,8 +2,11 @@ import Foundation
 import PropertyBased
 import StoreSyncAPI
 import StoreSyncCore
+import StoreSyncTesting
 import Testing
 
+/// The reference encoder itself: the definition the hand-written writers are held to must be
+/// right on its own.
 @Suite struct CanonicalJSONTests {
     private func text(_ value: some Encodable) throws -> String {
         String(decoding: try CanonicalJSON.encode(value), as: UTF8.self)
@@ -113,5 +116,22 @@ import Testing
             #expect(try StoreSyncJSON.makeDecoder().decode(TransactionRecord.self, from: canonical) == record)
             #expect(try CanonicalJSON.encode(record) == canonical)
         }
+    }
+
+    @Test func whatASignatureCoversDecodesBackAndIsStable() throws {
+        try expectCanonicalRoundTrip(WireFixture.snapshot)
+        for record in [WireFixture.subscription, WireFixture.refunded, WireFixture.claim] {
+            try expectCanonicalRoundTrip(record)
+        }
+        for entitlement in [WireFixture.lifetime, WireFixture.expiring] {
+            try expectCanonicalRoundTrip(entitlement)
+        }
+    }
+
+    private func expectCanonicalRoundTrip<Value: Codable & Equatable>(_ value: Value) throws {
+        let canonical = try CanonicalJSON.encode(value)
+        #expect(try StoreSyncJSON.makeDecoder().decode(Value.self, from: canonical) == value)
+        let decoded = try StoreSyncJSON.makeDecoder().decode(Value.self, from: canonical)
+        #expect(try CanonicalJSON.encode(decoded) == canonical, "equal \(Value.self) values give identical bytes")
     }
 }

@@ -1,15 +1,15 @@
-package import Foundation
+import Foundation
 import StoreSyncCore
 
-/// Writes a string as JSON text the canonical way (``CanonicalJSON``): `"` and `\` escaped,
-/// `\b \f \n \r \t` for those controls, `\u00xx` (lowercase hex) for the other controls below
-/// U+0020, every other byte as it is.
+/// Writes a string as JSON text the canonical way: `"` and `\` escaped, `\b \f \n \r \t` for
+/// those controls, `\u00xx` (lowercase hex) for the other controls below U+0020, every other
+/// byte as it is.
 ///
-/// One writer for every hand-written JSON of the project — the signed snapshot bytes and the
-/// server's batch rows — so escaping is decided once. The runs between escapes are copied
-/// whole: long values (a JWS) rarely need any.
-package enum JSONString {
-    package static func append(_ text: String, to bytes: inout [UInt8]) {
+/// One writer for every hand-written JSON of the project (``CanonicalJSONWriter``), so escaping
+/// is decided once. The runs between escapes are copied whole: long values (a JWS) rarely need
+/// any.
+enum JSONString {
+    static func append(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &bytes) }) == nil {
             Array(text.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &bytes) }
@@ -21,7 +21,7 @@ package enum JSONString {
     /// escaping, without making a `String` of it first.
     ///
     /// - Returns: `false`, with nothing appended, for a date outside years 0001–9999.
-    package static func append(_ date: Date, to bytes: inout [UInt8]) -> Bool {
+    static func append(_ date: Date, to bytes: inout [UInt8]) -> Bool {
         bytes.append(UInt8(ascii: "\""))
         guard RFC3339Timestamp.append(date, to: &bytes) else {
             bytes.removeLast()
@@ -33,7 +33,7 @@ package enum JSONString {
 
     /// Appends a UUID as a JSON string spelled as `uuidString` spells it (upper-case hex),
     /// without making that string first.
-    package static func append(_ id: UUID, to bytes: inout [UInt8]) {
+    static func append(_ id: UUID, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         withUnsafeBytes(of: id.uuid) { raw in
             for (index, byte) in raw.enumerated() {

@@ -1,4 +1,4 @@
-import StoreSyncCore
+@testable import StoreSyncWire
 import Testing
 
 /// The scanner's string check runs eight bytes at a time; these tests put every byte value at

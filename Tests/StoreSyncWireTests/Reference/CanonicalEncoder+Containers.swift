@@ -130,8 +130,6 @@ struct CanonicalSingleValueContainer: SingleValueEncodingContainer {
 }
 
 /// Coding keys for array positions and `super`, which no `CodingKeys` enum provides.
-/// An index key's text is made only when read: every array element gets a key, and almost
-/// none is ever looked at.
 struct CanonicalIndexKey: CodingKey {
     private let name: String?
     let intValue: Int?

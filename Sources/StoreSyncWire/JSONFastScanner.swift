@@ -5,25 +5,25 @@ import Darwin
 #endif
 
 /// A strict JSON reader for the plain shapes StoreSync's clients and Apple's signed payloads
-/// use, only where decoding is hot (a restore carries a thousand entries and a thousand signed
+/// use, only where decoding is hot (a restore carries thousands of entries and of signed
 /// transactions).
 ///
 /// It accepts a subset of what `JSONDecoder` accepts and answers `nil` for everything else:
 /// strings with escapes, control characters or anything but ASCII, numbers other than plain
 /// integers, and any shape it does not expect. Callers then decode with `JSONDecoder`, whose
 /// errors name the field, so the fast path never decides what is refused nor how.
-package struct JSONFastScanner {
+struct JSONFastScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
 
-    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
-    package var isAtEnd: Bool { position == bytes.count }
+    var isAtEnd: Bool { position == bytes.count }
 
     /// Skips JSON whitespace (space, tab, line feed, carriage return).
-    package mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -33,7 +33,7 @@ package struct JSONFastScanner {
     }
 
     /// Consumes `byte` after optional whitespace; `false` (nothing consumed) when another comes.
-    package mutating func consume(_ byte: UInt8) -> Bool {
+    mutating func consume(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == byte else { return false }
         position += 1
@@ -41,7 +41,7 @@ package struct JSONFastScanner {
     }
 
     /// Whether the next value is `null`, consuming it if so.
-    package mutating func consumeNull() -> Bool {
+    mutating func consumeNull() -> Bool {
         consumeLiteral("null")
     }
 
@@ -49,16 +49,16 @@ package struct JSONFastScanner {
     ///
     /// Escapes and non-ASCII text (whose UTF-8 would need validating) are left to
     /// `JSONDecoder`; raw control characters are invalid JSON.
-    package mutating func string() -> String? {
+    mutating func string() -> String? {
         stringBytes().map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The bytes of a string as ``string()`` reads it, without making a `String`.
     ///
     /// The closing quote is found with `memchr` and the text before it checked eight bytes at a
-    /// time: a restore's strings are mostly JWS, megabytes that a byte-by-byte loop spent
-    /// about a nanosecond each on.
-    package mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
+    /// time: a restore's strings are mostly JWS, megabytes that a byte-by-byte loop would
+    /// crawl through.
+    mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
         guard consume(UInt8(ascii: "\"")), let base = bytes.baseAddress else { return nil }
         let start = position
         guard let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start) else { return nil }
@@ -92,7 +92,7 @@ package struct JSONFastScanner {
     }
 
     /// `true` or `false`.
-    package mutating func bool() -> Bool? {
+    mutating func bool() -> Bool? {
         if consumeLiteral("true") { return true }
         if consumeLiteral("false") { return false }
         return nil
@@ -100,7 +100,7 @@ package struct JSONFastScanner {
 
     /// An integer written as JSON writes one (no fraction, no exponent, no leading zeros) that
     /// fits an `Int`.
-    package mutating func integer() -> Int? {
+    mutating func integer() -> Int? {
         skipWhitespace()
         var index = position
         let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
@@ -123,7 +123,7 @@ package struct JSONFastScanner {
 
     /// An object: `member` reads the value of each key (its raw bytes) and answers whether it
     /// could.
-    package mutating func object(_ member: (inout JSONFastScanner, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+    mutating func object(_ member: (inout JSONFastScanner, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         guard consume(UInt8(ascii: "{")) else { return false }
         if consume(UInt8(ascii: "}")) { return true }
         repeat {
@@ -132,16 +132,8 @@ package struct JSONFastScanner {
         return consume(UInt8(ascii: "}"))
     }
 
-    /// The position of `key` among `names`, compared byte by byte.
-    package static func index(of key: UnsafeBufferPointer<UInt8>, in names: [StaticString]) -> Int? {
-        names.firstIndex { name in
-            name.utf8CodeUnitCount == key.count
-                && (key.isEmpty || memcmp(name.utf8Start, key.baseAddress!, key.count) == 0)
-        }
-    }
-
     /// An array: `element` reads each element and answers whether it could.
-    package mutating func array(_ element: (inout JSONFastScanner) -> Bool) -> Bool {
+    mutating func array(_ element: (inout JSONFastScanner) -> Bool) -> Bool {
         guard consume(UInt8(ascii: "[")) else { return false }
         if consume(UInt8(ascii: "]")) { return true }
         repeat {
@@ -152,21 +144,21 @@ package struct JSONFastScanner {
 
     /// `null` (leaves `value` absent, as `decodeIfPresent` reads it) or a value `read` reads;
     /// `false` when it reads none.
-    package mutating func optional<Value>(into value: inout Value?, _ read: (inout JSONFastScanner) -> Value?) -> Bool {
+    mutating func optional<Value>(into value: inout Value?, _ read: (inout JSONFastScanner) -> Value?) -> Bool {
         if consumeNull() { return true }
         value = read(&self)
         return value != nil
     }
 
     /// A string that is one of the type's raw values.
-    package mutating func rawValue<Value: RawRepresentable<String>>() -> Value? {
+    mutating func rawValue<Value: RawRepresentable<String>>() -> Value? {
         string().flatMap(Value.init(rawValue:))
     }
 
     /// Skips a value of a key the reader does not know, as `JSONDecoder` ignores it; only a
     /// plain string, integer, boolean or `null` (anything else is left to `JSONDecoder`, which
     /// also checks it is valid JSON).
-    package mutating func skipPlainValue() -> Bool {
+    mutating func skipPlainValue() -> Bool {
         consumeNull() || bool() != nil || integer() != nil || stringBytes() != nil
     }
 

@@ -1,18 +1,15 @@
 import Foundation
 import PropertyBased
 import StoreSyncAPI
+import StoreSyncTesting
+import StoreSyncWire
 import Testing
 
-/// ``SyncResponse/body(verdicts:snapshotBody:)`` writes its verdicts by hand; they must read
+/// `SyncResponse.body(verdicts:snapshotBody:)` writes its verdicts by hand; they must read
 /// back as exactly the verdicts given, whatever their strings hold.
 @Suite struct SyncResponseBodyTests {
-    static func one<Value: Sendable>(of values: [Value]) -> Generator<Value, Shrink.Integer<Int>> {
-        Gen.int(in: 0...(values.count - 1)).map { values[$0] }
-    }
-
-    static let pieces = ["a", "Z9", "é", "😀", "\"", "\\", "\u{0}", "\u{1F}", "\n", "\t", "\u{7F}", "\u{2028}", "/"]
-    static let text = one(of: pieces).array(of: 0...5).map { $0.joined() }
-    static let verdict = zip(text, text, one(of: VerdictKind.allCases), text.optional(), text.optional())
+    static let text = WireGenerators.escapeHeavyText
+    static let verdict = zip(text, text, WireGenerators.one(of: VerdictKind.allCases), text.optional(), text.optional())
         .map { Verdict(originalTransactionId: $0, transactionId: $1, verdict: $2, reason: $3, productId: $4) }
 
     static let snapshotBody: Data = {
