@@ -68,6 +68,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // A throwaway PostgreSQL cluster per test process and fresh databases in it: the
+        // tests of PostgresLibPQ and of StoreSync share it.
+        .target(
+            name: "PostgresLibPQTesting",
+            dependencies: ["PostgresLibPQ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Domain and wire
 
         .target(name: "StoreSyncCore", swiftSettings: strictSettings),
@@ -155,6 +163,7 @@ let package = Package(
             dependencies: [
                 "AppStoreVerification",
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
                 "StoreSyncAPI",
                 "StoreSyncClient",
                 "StoreSyncCore",
@@ -213,6 +222,7 @@ let package = Package(
             name: "PostgresLibPQTests",
             dependencies: [
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -268,7 +278,7 @@ let package = Package(
         .testTarget(
             name: "storesyncTests",
             dependencies: [
-                "storesync", "PostgresLibPQ", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting",
+                "storesync", "PostgresLibPQ", "PostgresLibPQTesting", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -289,6 +299,7 @@ let package = Package(
                 "StoreSyncAPI",
                 "StoreSyncCore",
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
             ],
             swiftSettings: strictSettings
         ),

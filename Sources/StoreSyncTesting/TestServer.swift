@@ -63,7 +63,8 @@ public final class TestServer: Sendable {
     ///   - catalog: The products loaded at start.
     ///   - clock: The clock the server reads.
     ///   - database: A database to serve (the server migrates it), such as one in a
-    ///     ``TestDatabase/dedicatedCluster(named:options:)``; nil for a fresh one in the shared cluster.
+    ///     ``PostgresLibPQTesting/TestCluster/dedicated(named:options:)`` cluster; nil for a fresh one in
+    ///     the shared cluster.
     ///   - configure: Changes to the test configuration (transfer policy, limits, …).
     /// - Returns: The running server.
     /// - Throws: When the database or the server cannot start.
@@ -132,7 +133,7 @@ public final class TestServer: Sendable {
         if let database {
             databaseConfiguration = database
         } else {
-            databaseConfiguration = try await TestDatabase.makeDatabase(migrationsDirectory: TestDatabase.schemaDirectory)
+            databaseConfiguration = try await TestDatabase.makeDatabase()
         }
         return try await launch(
             configuration: configuration, database: databaseConfiguration, pki: pki, signer: signer, adminKey: adminKey,

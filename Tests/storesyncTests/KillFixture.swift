@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLibPQ
+import PostgresLibPQTesting
 import StoreSyncAPI
 import StoreSyncTesting
 
@@ -14,7 +15,7 @@ struct KillFixture {
     static func make() async throws -> KillFixture {
         let directory = try StoreSyncBinary.temporaryDirectory()
         let appStore = try TestAppStoreFiles.write(into: directory)
-        let database = try await TestDatabase.makeDatabase(migrationsDirectory: TestDatabase.schemaDirectory)
+        let database = try await TestDatabase.makeDatabase()
         let environment = appStore.settings.merging([
             "DATABASE_URL": databaseURL(database),
             "STORESYNC_SCHEMA_DIR": TestDatabase.schemaDirectory.path,
@@ -46,7 +47,7 @@ struct KillFixture {
 
     /// Drops the database and the files.
     func remove() async {
-        try? await TestDatabase.drop(database)
+        try? await TestCluster.drop(database)
         try? FileManager.default.removeItem(at: directory)
     }
 }
