@@ -268,6 +268,8 @@ let package = Package(
                 "StoreSyncAPI",
                 "StoreSyncCore",
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
