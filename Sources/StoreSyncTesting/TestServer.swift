@@ -1,60 +1,34 @@
-import Crypto
 public import Foundation
 import Logging
-import NIOConcurrencyHelpers
 public import PostgresLibPQ
 import ServiceLifecycle
-import StoreSyncAPI
 public import StoreSyncCore
 public import StoreSyncServer
 
-/// A live StoreSync server for tests, on 127.0.0.1 with a port of its own: a fresh database in
-/// the test cluster (real PostgreSQL), a test PKI its verifier trusts, an admin key, a fixed
-/// signing key and a clock the test moves.
+/// A live StoreSync server for tests, on 127.0.0.1 with a port of its own, serving a
+/// ``TestSetup``: for what needs a real socket (the client library, scenarios, faults, metrics
+/// over HTTP). Everything else tests the application through its router, with ``TestApp``.
 ///
 /// ```swift
 /// let server = try await TestServer.start()
 /// defer { Task { await server.stop() } }
 /// ```
-public final class TestServer: Sendable {
+public final class TestServer: TestStoreSync {
     public let baseURL: URL
     public let port: Int
-    public let pki: TestPKI
-    /// Signs StoreKit 2 transactions, renewal infos and notifications the server trusts.
-    public let signer: AppStoreTestSigner
-    public let adminKey: String
-    /// The base64 Ed25519 public key clients pin.
-    public let signingPublicKey: String
-    public let clock: TestClock
-    public let configuration: ServerConfiguration
-    /// A pool on the server's database, for assertions on its tables.
+    public let setup: TestSetup
     public let database: ConnectionPool
-    public let databaseConfiguration: PostgresConfiguration
 
     private let serviceGroup: ServiceGroup
     private let running: Task<Void, any Error>
-    /// Where the first instance keeps its roots and catalog files; `nil` for a second instance.
-    private let scratch: URL?
 
-    private init(
-        port: Int, pki: TestPKI, signer: AppStoreTestSigner, adminKey: String, signingPublicKey: String,
-        clock: TestClock, configuration: ServerConfiguration, database: ConnectionPool,
-        databaseConfiguration: PostgresConfiguration, serviceGroup: ServiceGroup, running: Task<Void, any Error>,
-        scratch: URL?
-    ) {
+    private init(port: Int, setup: TestSetup, database: ConnectionPool, serviceGroup: ServiceGroup, running: Task<Void, any Error>) {
         self.port = port
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
-        self.pki = pki
-        self.signer = signer
-        self.adminKey = adminKey
-        self.signingPublicKey = signingPublicKey
-        self.clock = clock
-        self.configuration = configuration
+        self.setup = setup
         self.database = database
-        self.databaseConfiguration = databaseConfiguration
         self.serviceGroup = serviceGroup
         self.running = running
-        self.scratch = scratch
     }
 
     /// Starts a server and waits until it listens.
@@ -63,8 +37,8 @@ public final class TestServer: Sendable {
     ///   - catalog: The products loaded at start.
     ///   - clock: The clock the server reads.
     ///   - database: A database to serve (the server migrates it), such as one in a
-    ///     ``PostgresLibPQTesting/TestCluster/dedicated(named:options:)`` cluster; nil for a fresh one in
-    ///     the shared cluster.
+    ///     ``PostgresLibPQTesting/TestCluster/dedicated(named:options:)`` cluster; nil for a
+    ///     fresh one in the shared cluster.
     ///   - configure: Changes to the test configuration (transfer policy, limits, …).
     /// - Returns: The running server.
     /// - Throws: When the database or the server cannot start.
@@ -74,7 +48,7 @@ public final class TestServer: Sendable {
         database: PostgresConfiguration? = nil,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
-        try await start(catalog: catalog, clock: clock, sharingWith: nil, database: database, configure: configure)
+        try await launch(try await TestSetup.make(catalog: catalog, clock: clock, database: database, configure: configure))
     }
 
     /// Starts a second instance of a running server: the same database, trusted roots, keys
@@ -88,68 +62,14 @@ public final class TestServer: Sendable {
     public static func secondInstance(
         of first: TestServer, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
-        try await start(catalog: [], clock: first.clock, sharingWith: first, database: nil, configure: configure)
+        try await launch(first.setup.secondInstance(configure: configure))
     }
 
-    private static func start(
-        catalog: [CatalogProduct], clock: TestClock, sharingWith first: TestServer?, database: PostgresConfiguration?,
-        configure: @Sendable (inout ServerConfiguration) -> Void
-    ) async throws -> TestServer {
-        if let first {
-            var configuration = first.configuration
-            configuration.catalogPath = nil
-            configure(&configuration)
-            return try await launch(
-                configuration: configuration, database: first.databaseConfiguration, pki: first.pki,
-                signer: first.signer, adminKey: first.adminKey, signingPublicKey: first.signingPublicKey, clock: clock,
-                scratch: nil)
-        }
-        let pki = try TestPKI.make()
-        let signer = AppStoreTestSigner(pki: pki)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storesync-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let rootsFile = scratch.appendingPathComponent("roots.pem")
-        try Data(pki.rootPEM.utf8).write(to: rootsFile)
-        let catalogFile = scratch.appendingPathComponent("catalog.json")
-        try StoreSyncJSON.makeEncoder().encode(CatalogResponse(products: catalog)).write(to: catalogFile)
-
-        let signingKey = Curve25519.Signing.PrivateKey()
-        let adminKey = "test-admin-key-\(UUID().uuidString)"
-        var configuration = ServerConfiguration(bundleId: signer.bundleId, environment: .sandbox)
-        configuration.httpPort = 0
-        configuration.appAppleId = signer.appAppleId
-        configuration.trustedRootsPath = rootsFile.path
-        configuration.catalogPath = catalogFile.path
-        configuration.adminAPIKey = adminKey
-        configuration.signingKey = signingKey.rawRepresentation
-        configuration.passwordHashCost = 4
-        configuration.databasePoolSize = 4
-        configuration.schemaDirectory = TestDatabase.schemaDirectory.path
-        configuration.logLevel = .error
-        configure(&configuration)
-        try configuration.validate()
-
-        let databaseConfiguration: PostgresConfiguration
-        if let database {
-            databaseConfiguration = database
-        } else {
-            databaseConfiguration = try await TestDatabase.makeDatabase()
-        }
-        return try await launch(
-            configuration: configuration, database: databaseConfiguration, pki: pki, signer: signer, adminKey: adminKey,
-            signingPublicKey: signingKey.publicKey.rawRepresentation.base64EncodedString(), clock: clock, scratch: scratch)
-    }
-
-    private static func launch(
-        configuration: ServerConfiguration, database databaseConfiguration: PostgresConfiguration, pki: TestPKI,
-        signer: AppStoreTestSigner, adminKey: String, signingPublicKey: String, clock: TestClock, scratch: URL?
-    ) async throws -> TestServer {
+    private static func launch(_ setup: TestSetup) async throws -> TestServer {
         var logger = Logger(label: "storesync.test-server")
-        logger.logLevel = configuration.logLevel
+        logger.logLevel = setup.configuration.logLevel
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = try await buildApplication(
-            configuration: configuration, database: databaseConfiguration, metrics: TestMetrics.registry,
-            logger: logger, now: { clock.now() }, onServerRunning: { port in portContinuation.yield(port) })
+        let app = try await setup.buildApplication(logger: logger, onServerRunning: { port in portContinuation.yield(port) })
         let serviceGroup = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let running = Task {
             defer { portContinuation.finish() }
@@ -160,11 +80,8 @@ public final class TestServer: Sendable {
             try await running.value
             throw TestServerError.didNotStart
         }
-        let database = ConnectionPool(configuration: databaseConfiguration, size: 2, logger: logger)
-        return TestServer(
-            port: port, pki: pki, signer: signer, adminKey: adminKey, signingPublicKey: signingPublicKey, clock: clock,
-            configuration: configuration, database: database, databaseConfiguration: databaseConfiguration,
-            serviceGroup: serviceGroup, running: running, scratch: scratch)
+        let database = ConnectionPool(configuration: setup.database, size: 2, logger: logger)
+        return TestServer(port: port, setup: setup, database: database, serviceGroup: serviceGroup, running: running)
     }
 
     /// Stops the server gracefully (in-flight requests finish) and frees its database pool.
@@ -172,11 +89,11 @@ public final class TestServer: Sendable {
         await serviceGroup.triggerGracefulShutdown()
         _ = try? await running.value
         await database.shutdown()
-        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+        setup.removeFiles()
     }
 }
 
-/// Why a test server did not come up.
+/// Why a test server or app did not come up.
 public enum TestServerError: Error, CustomStringConvertible {
     case didNotStart
     case unexpected(String)

@@ -11,7 +11,7 @@ import Testing
 /// it was read at.
 @Suite struct SyncTransactionReadTests {
     /// Uploads a purchase the account then holds.
-    private func buy(_ record: TransactionRecord, on server: TestServer, token: String) async throws -> TransactionRecord {
+    private func buy(_ record: TransactionRecord, on server: TestApp, token: String) async throws -> TransactionRecord {
         var entry = record
         entry.signedTransaction = server.signer.signTransaction(record)
         _ = try await server.upload(entry.signedTransaction!, token: token)
@@ -20,7 +20,7 @@ import Testing
 
     /// Runs a restore of `entries` in a database transaction that was handed `read`.
     private func restore(
-        _ entries: [TransactionRecord], for account: UUID, read: LookupQuery.Found, on server: TestServer
+        _ entries: [TransactionRecord], for account: UUID, read: LookupQuery.Found, on server: TestApp
     ) async throws -> SyncTransaction.Result {
         try await server.database.withTransaction { connection in
             try await SyncTransaction(
@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    private func ledger(of account: UUID, on server: TestServer) async throws -> LookupQuery.Found {
+    private func ledger(of account: UUID, on server: TestApp) async throws -> LookupQuery.Found {
         try #require(try await server.database.withConnection {
             try await LookupQuery.run([account], withDigests: true, on: $0)[account]
         })

@@ -36,16 +36,3 @@ public func withSecondInstance<Result: Sendable>(
 ) async throws -> Result {
     try await stopping(try await TestServer.secondInstance(of: first, configure: configure), after: body)
 }
-
-private func stopping<Result: Sendable>(_ server: TestServer, after body: (TestServer) async throws -> Result)
-    async throws -> Result
-{
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
-}

@@ -1,0 +1,155 @@
+public import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+public import PostgresLibPQ
+public import StoreSyncCore
+public import StoreSyncServer
+
+/// StoreSync's application for tests that need no socket: each request goes straight to its
+/// router in this process (HummingbirdTesting's `.router` framework), while its services — the
+/// pool, the change feed — run on a ``TestSetup`` as a server's do: a fresh database in the test
+/// cluster, a trusted test PKI, fixed keys and a clock the test moves.
+///
+/// ```swift
+/// try await withTestApp { app in
+///     let session = try await app.signUp()
+///     #expect(try await app.send("GET", "/v1/entitlements", token: session.token).status == 200)
+/// }
+/// ```
+///
+/// Tests of what only a connection has — the client address, `Expect: 100-continue`, the
+/// event loops — use ``TestServer``.
+public final class TestApp: TestStoreSync {
+    public let setup: TestSetup
+    public let database: ConnectionPool
+
+    private let client: any TestClientProtocol
+    /// Finishing it ends the test closure, which stops the application's services.
+    private let finish: AsyncStream<Void>.Continuation
+    private let running: Task<Void, any Error>
+
+    private init(
+        setup: TestSetup, database: ConnectionPool, client: any TestClientProtocol, finish: AsyncStream<Void>.Continuation,
+        running: Task<Void, any Error>
+    ) {
+        self.setup = setup
+        self.database = database
+        self.client = client
+        self.finish = finish
+        self.running = running
+    }
+
+    /// Builds the application and starts its services; migrations and the catalog are loaded
+    /// when this returns.
+    ///
+    /// - Parameters:
+    ///   - catalog: The products loaded at start.
+    ///   - clock: The clock the application reads.
+    ///   - configure: Changes to the test configuration (transfer policy, limits, …).
+    /// - Returns: The running application.
+    /// - Throws: When the database or the application cannot start.
+    public static func start(
+        catalog: [CatalogProduct] = TestCatalog.products,
+        clock: TestClock = TestClock(),
+        configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestApp {
+        try await launch(try await TestSetup.make(catalog: catalog, clock: clock, configure: configure))
+    }
+
+    /// Starts a second instance of a running application: the same database, trusted roots,
+    /// keys and clock, its own caches — two instances behind one load balancer.
+    ///
+    /// - Parameters:
+    ///   - first: The running application to share with.
+    ///   - configure: Changes to the first instance's configuration.
+    /// - Returns: The second instance; stop it before `first`.
+    /// - Throws: When the application cannot start.
+    public static func secondInstance(
+        of first: TestApp, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestApp {
+        try await launch(first.setup.secondInstance(configure: configure))
+    }
+
+    /// Runs `app.test(.router)` in a task of its own and keeps its client until ``stop()``: a
+    /// test then calls the application from anywhere, as it would a server.
+    private static func launch(_ setup: TestSetup) async throws -> TestApp {
+        var logger = Logger(label: "storesync.test-app")
+        logger.logLevel = setup.configuration.logLevel
+        let app = try await setup.buildApplication(logger: logger)
+        let (clients, deliver) = AsyncStream.makeStream(of: (any TestClientProtocol).self)
+        let (finished, finish) = AsyncStream.makeStream(of: Void.self)
+        let running = Task {
+            defer { deliver.finish() }
+            try await app.test(.router) { client in
+                deliver.yield(client)
+                for await _ in finished {}
+            }
+        }
+        var delivered = clients.makeAsyncIterator()
+        guard let client = await delivered.next() else {
+            try await running.value
+            throw TestServerError.didNotStart
+        }
+        let database = ConnectionPool(configuration: setup.database, size: 2, logger: logger)
+        return TestApp(setup: setup, database: database, client: client, finish: finish, running: running)
+    }
+
+    /// Hands a request to the application's router and collects its response.
+    ///
+    /// - Parameters:
+    ///   - method: `GET`, `POST`, `PUT`, `DELETE`.
+    ///   - path: The path and query, e.g. `/v1/entitlements`.
+    ///   - token: A bearer token (a device token or the admin key).
+    ///   - body: The body bytes.
+    ///   - contentType: The `Content-Type` of the body.
+    ///   - headers: More headers.
+    ///   - timeout: How long to wait for the whole response before throwing (a hung handler).
+    /// - Returns: The response.
+    /// - Throws: ``TestServerError`` for a method or header name HTTP does not allow, or a timeout.
+    public func sendRequest(
+        _ method: String, _ path: String, token: String?, body: Data?, contentType: String?,
+        headers: [String: String], timeout: Duration
+    ) async throws -> TestResponse {
+        guard let method = HTTPRequest.Method(method) else { throw TestServerError.unexpected("no HTTP method \(method)") }
+        var fields = HTTPFields()
+        if let token { fields[.authorization] = "Bearer \(token)" }
+        if body != nil, let contentType { fields[.contentType] = contentType }
+        for (name, value) in headers {
+            guard let name = HTTPField.Name(name) else { throw TestServerError.unexpected("no HTTP header name \(name)") }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        let (client, request) = (client, fields)
+        let response = try await Self.within(timeout) {
+            try await client.executeRequest(uri: path, method: method, headers: request, body: body.map { ByteBuffer(bytes: $0) })
+        }
+        var names: [String: String] = [:]
+        for field in response.headers { names[field.name.rawName] = field.value }
+        return TestResponse(status: response.status.code, headers: names, body: Data(response.body.readableBytesView))
+    }
+
+    /// Stops the application's services (in-flight requests finish) and frees the test's pool.
+    public func stop() async {
+        finish.finish()
+        _ = try? await running.value
+        await database.shutdown()
+        setup.removeFiles()
+    }
+
+    /// What `body` returns, unless `timeout` passes first.
+    private static func within<Value: Sendable>(
+        _ timeout: Duration, _ body: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw TestServerError.unexpected("no response within \(timeout)")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+}
