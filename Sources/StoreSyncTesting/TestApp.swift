@@ -2,11 +2,9 @@ public import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Logging
 import NIOCore
 public import PostgresLibPQ
-public import StoreSyncCore
-public import StoreSyncServer
+import StoreSyncServer
 
 /// StoreSync's application for tests that need no socket: each request goes straight to its
 /// router in this process (HummingbirdTesting's `.router` framework), while its services — the
@@ -42,42 +40,17 @@ public final class TestApp: TestStoreSync {
         self.running = running
     }
 
-    /// Builds the application and starts its services; migrations and the catalog are loaded
-    /// when this returns.
+    /// Builds the application on `setup` and starts its services; migrations and the catalog
+    /// are loaded when this returns.
     ///
-    /// - Parameters:
-    ///   - catalog: The products loaded at start.
-    ///   - clock: The clock the application reads.
-    ///   - configure: Changes to the test configuration (transfer policy, limits, …).
+    /// `app.test(.router)` runs in a task of its own and its client is kept until ``stop()``:
+    /// a test then calls the application from anywhere, as it would a server.
+    ///
+    /// - Parameter setup: What it serves.
     /// - Returns: The running application.
-    /// - Throws: When the database or the application cannot start.
-    public static func start(
-        catalog: [CatalogProduct] = TestCatalog.products,
-        clock: TestClock = TestClock(),
-        configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
-    ) async throws -> TestApp {
-        try await launch(try await TestSetup.make(catalog: catalog, clock: clock, configure: configure))
-    }
-
-    /// Starts a second instance of a running application: the same database, trusted roots,
-    /// keys and clock, its own caches — two instances behind one load balancer.
-    ///
-    /// - Parameters:
-    ///   - first: The running application to share with.
-    ///   - configure: Changes to the first instance's configuration.
-    /// - Returns: The second instance; stop it before `first`.
-    /// - Throws: When the application cannot start.
-    public static func secondInstance(
-        of first: TestApp, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
-    ) async throws -> TestApp {
-        try await launch(first.setup.secondInstance(configure: configure))
-    }
-
-    /// Runs `app.test(.router)` in a task of its own and keeps its client until ``stop()``: a
-    /// test then calls the application from anywhere, as it would a server.
-    private static func launch(_ setup: TestSetup) async throws -> TestApp {
-        var logger = Logger(label: "storesync.test-app")
-        logger.logLevel = setup.configuration.logLevel
+    /// - Throws: When the application cannot be built or does not start.
+    public static func start(serving setup: TestSetup) async throws -> TestApp {
+        let logger = setup.logger(label: "storesync.test-app")
         let app = try await setup.buildApplication(logger: logger)
         let (clients, deliver) = AsyncStream.makeStream(of: (any TestClientProtocol).self)
         let (finished, finish) = AsyncStream.makeStream(of: Void.self)
@@ -88,13 +61,9 @@ public final class TestApp: TestStoreSync {
                 for await _ in finished {}
             }
         }
-        var delivered = clients.makeAsyncIterator()
-        guard let client = await delivered.next() else {
-            try await running.value
-            throw TestServerError.didNotStart
-        }
-        let database = ConnectionPool(configuration: setup.database, size: 2, logger: logger)
-        return TestApp(setup: setup, database: database, client: client, finish: finish, running: running)
+        let client = try await firstValue(of: clients, orFailureOf: running)
+        return TestApp(
+            setup: setup, database: setup.inspectionPool(logger: logger), client: client, finish: finish, running: running)
     }
 
     /// Hands a request to the application's router and collects its response.

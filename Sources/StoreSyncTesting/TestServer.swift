@@ -1,9 +1,7 @@
 public import Foundation
-import Logging
 public import PostgresLibPQ
 import ServiceLifecycle
-public import StoreSyncCore
-public import StoreSyncServer
+import StoreSyncServer
 
 /// A live StoreSync server for tests, on 127.0.0.1 with a port of its own, serving a
 /// ``TestSetup``: for what needs a real socket (the client library, scenarios, faults, metrics
@@ -31,43 +29,13 @@ public final class TestServer: TestStoreSync {
         self.running = running
     }
 
-    /// Starts a server and waits until it listens.
+    /// Starts a server serving `setup` and waits until it listens.
     ///
-    /// - Parameters:
-    ///   - catalog: The products loaded at start.
-    ///   - clock: The clock the server reads.
-    ///   - database: A database to serve (the server migrates it), such as one in a
-    ///     ``PostgresLibPQTesting/TestCluster/dedicated(named:options:)`` cluster; nil for a
-    ///     fresh one in the shared cluster.
-    ///   - configure: Changes to the test configuration (transfer policy, limits, …).
+    /// - Parameter setup: What it serves.
     /// - Returns: The running server.
-    /// - Throws: When the database or the server cannot start.
-    public static func start(
-        catalog: [CatalogProduct] = TestCatalog.products,
-        clock: TestClock = TestClock(),
-        database: PostgresConfiguration? = nil,
-        configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
-    ) async throws -> TestServer {
-        try await launch(try await TestSetup.make(catalog: catalog, clock: clock, database: database, configure: configure))
-    }
-
-    /// Starts a second instance of a running server: the same database, trusted roots, keys
-    /// and clock, its own port and caches — two instances behind one load balancer.
-    ///
-    /// - Parameters:
-    ///   - first: The running server to share with.
-    ///   - configure: Changes to the first instance's configuration (an instance configured
-    ///     differently, such as one trusting other roots).
-    /// - Returns: The second instance; stop it before `first`.
-    public static func secondInstance(
-        of first: TestServer, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
-    ) async throws -> TestServer {
-        try await launch(first.setup.secondInstance(configure: configure))
-    }
-
-    private static func launch(_ setup: TestSetup) async throws -> TestServer {
-        var logger = Logger(label: "storesync.test-server")
-        logger.logLevel = setup.configuration.logLevel
+    /// - Throws: When the application cannot be built or does not start.
+    public static func start(serving setup: TestSetup) async throws -> TestServer {
+        let logger = setup.logger(label: "storesync.test-server")
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = try await setup.buildApplication(logger: logger, onServerRunning: { port in portContinuation.yield(port) })
         let serviceGroup = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
@@ -75,13 +43,10 @@ public final class TestServer: TestStoreSync {
             defer { portContinuation.finish() }
             try await serviceGroup.run()
         }
-        var ports = portStream.makeAsyncIterator()
-        guard let port = await ports.next() else {
-            try await running.value
-            throw TestServerError.didNotStart
-        }
-        let database = ConnectionPool(configuration: setup.database, size: 2, logger: logger)
-        return TestServer(port: port, setup: setup, database: database, serviceGroup: serviceGroup, running: running)
+        let port = try await firstValue(of: portStream, orFailureOf: running)
+        return TestServer(
+            port: port, setup: setup, database: setup.inspectionPool(logger: logger), serviceGroup: serviceGroup,
+            running: running)
     }
 
     /// Stops the server gracefully (in-flight requests finish) and frees its database pool.

@@ -110,6 +110,18 @@ public struct TestSetup: Sendable {
             now: { clock.now() }, onServerRunning: onServerRunning)
     }
 
+    /// A logger at the configuration's level.
+    func logger(label: String) -> Logger {
+        var logger = Logger(label: label)
+        logger.logLevel = configuration.logLevel
+        return logger
+    }
+
+    /// A small pool of the test's own on the application's database, for assertions on its tables.
+    func inspectionPool(logger: Logger) -> ConnectionPool {
+        ConnectionPool(configuration: database, size: 2, logger: logger)
+    }
+
     /// Removes the roots and catalog files, once the instances using them have stopped.
     func removeFiles() {
         if let scratch { try? FileManager.default.removeItem(at: scratch) }
