@@ -21,7 +21,9 @@ import StoreSyncServer
 /// Tests of what only a connection has — the client address, `Expect: 100-continue`, the
 /// event loops — use ``TestServer``.
 public final class TestApp: TestStoreSync {
+    /// What the application serves.
     public let setup: TestSetup
+    /// A pool of the test's own on the application's database.
     public let database: ConnectionPool
 
     private let client: any TestClientProtocol
@@ -94,12 +96,13 @@ public final class TestApp: TestStoreSync {
         let response = try await Self.within(timeout) {
             try await client.executeRequest(uri: path, method: method, headers: request, body: body.map { ByteBuffer(bytes: $0) })
         }
-        var names: [String: String] = [:]
-        for field in response.headers { names[field.name.rawName] = field.value }
-        return TestResponse(status: response.status.code, headers: names, body: Data(response.body.readableBytesView))
+        var answered: [String: String] = [:]
+        for field in response.headers { answered[field.name.rawName] = field.value }
+        return TestResponse(status: response.status.code, headers: answered, body: Data(response.body.readableBytesView))
     }
 
-    /// Stops the application's services (in-flight requests finish) and frees the test's pool.
+    /// Stops the application's services and frees the test's pool; call it once the test's
+    /// requests have their answers.
     public func stop() async {
         finish.finish()
         _ = try? await running.value

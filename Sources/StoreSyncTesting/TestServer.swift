@@ -12,9 +12,13 @@ import StoreSyncServer
 /// defer { Task { await server.stop() } }
 /// ```
 public final class TestServer: TestStoreSync {
+    /// `http://127.0.0.1:<port>`.
     public let baseURL: URL
+    /// The port the server listens on.
     public let port: Int
+    /// What the server serves.
     public let setup: TestSetup
+    /// A pool of the test's own on the server's database.
     public let database: ConnectionPool
 
     private let serviceGroup: ServiceGroup

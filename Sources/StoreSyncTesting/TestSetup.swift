@@ -12,13 +12,17 @@ public import StoreSyncServer
 ///
 /// ``TestApp`` serves it through the router in process, ``TestServer`` on a loopback port.
 public struct TestSetup: Sendable {
+    /// The certificate chain the application's verifier trusts.
     public let pki: TestPKI
     /// Signs StoreKit 2 transactions, renewal infos and notifications the server trusts.
     public let signer: AppStoreTestSigner
+    /// The admin routes' bearer key.
     public let adminKey: String
     /// The base64 Ed25519 public key clients pin.
     public let signingPublicKey: String
+    /// The clock the application reads.
     public let clock: TestClock
+    /// The application's configuration, validated.
     public let configuration: ServerConfiguration
     /// The database the application serves, migrated.
     public let database: PostgresConfiguration

@@ -19,7 +19,7 @@ public protocol TestStoreSync: TestEndpoint {
     /// - Throws: When the application cannot be built or does not start.
     static func start(serving setup: TestSetup) async throws -> Self
 
-    /// Stops it: in-flight requests finish, then its services and the test's pool shut down.
+    /// Stops it once the test is done with it: its services and the test's pool shut down.
     func stop() async
 }
 
