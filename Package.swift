@@ -68,6 +68,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // A throwaway PostgreSQL cluster per test process and fresh databases in it: the
+        // tests of PostgresLibPQ and of StoreSync share it.
+        .target(
+            name: "PostgresLibPQTesting",
+            dependencies: ["PostgresLibPQ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Domain and wire
 
         .target(name: "StoreSyncCore", swiftSettings: strictSettings),
@@ -166,13 +174,16 @@ let package = Package(
             dependencies: [
                 "AppStoreVerification",
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
                 "StoreSyncAPI",
                 "StoreSyncClient",
                 "StoreSyncCore",
                 "StoreSyncServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -224,6 +235,7 @@ let package = Package(
             name: "PostgresLibPQTests",
             dependencies: [
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -275,6 +287,8 @@ let package = Package(
                 "StoreSyncCore",
                 "StoreSyncWire",
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -285,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "storesyncTests",
             dependencies: [
-                "storesync", "PostgresLibPQ", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting",
+                "storesync", "PostgresLibPQ", "PostgresLibPQTesting", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -306,6 +320,7 @@ let package = Package(
                 "StoreSyncAPI",
                 "StoreSyncCore",
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
             ],
             swiftSettings: strictSettings
         ),

@@ -14,8 +14,7 @@ import Testing
 
     /// Runs `body` with a snapshot cache whose change feed is listening.
     static func withLiveCache(capacity: Int = 100, _ body: (SnapshotService) async throws -> Void) async throws {
-        let schema = try SchemaLocation.resolve(configured: nil)
-        let database = try await TestDatabase.makeDatabase(migrationsDirectory: schema.directory)
+        let database = try await TestDatabase.makeDatabase()
         let pool = ConnectionPool(configuration: database, size: 2, logger: logger)
         let feed = try ChangeFeed(database: database, logger: logger)
         let snapshots = SnapshotService(

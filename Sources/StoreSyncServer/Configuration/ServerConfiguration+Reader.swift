@@ -9,7 +9,7 @@ extension ServerConfiguration {
     /// Values are parsed here rather than by the reader's typed accessors so that a value
     /// that does not parse stops start-up instead of silently falling back to a default.
     ///
-    /// - Parameter reader: The configuration (environment variables, then defaults).
+    /// - Parameter reader: The configuration (command line, then environment variables, then defaults).
     /// - Throws: ``ConfigurationError`` naming the first missing or invalid setting.
     public init(reader: ConfigReader) throws(ConfigurationError) {
         let settings = SettingReader(reader: reader)

@@ -4,7 +4,8 @@ public import StoreSyncCore
 
 /// Everything `storesync serve` needs, validated once at start-up.
 ///
-/// Built from environment variables by ``init(reader:)``; tests build it directly.
+/// Built from the command line and environment variables by ``init(reader:)``; tests build it
+/// directly.
 public struct ServerConfiguration: Sendable {
     public var httpHost = "127.0.0.1"
     public var httpPort = 8080

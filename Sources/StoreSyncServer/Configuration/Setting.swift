@@ -1,6 +1,6 @@
-/// One setting of `storesync serve`: its configuration key, the environment variable that
-/// sets it, and what it does — the single list behind `--help`, the README table and every
-/// start-up error.
+/// One setting of `storesync serve`: its configuration key, the environment variable and the
+/// command-line option that set it, and what it does — the single list behind `--help`, the
+/// README table and every start-up error.
 public struct Setting: Sendable, Hashable {
     /// The swift-configuration key, e.g. `http.port`.
     public let key: String
@@ -8,6 +8,20 @@ public struct Setting: Sendable, Hashable {
     public let environmentName: String
     /// What the setting does and its default, in one line.
     public let summary: String
+
+    /// The command-line option that sets the key, e.g. `--http-port` for `http.port`: each
+    /// component of the key in dash-case, joined by dashes.
+    public var commandLineOption: String {
+        var option = "-"
+        for component in key.split(separator: ".") {
+            option += "-"
+            for character in component {
+                if character.isUppercase { option += "-" }
+                option += character.lowercased()
+            }
+        }
+        return option
+    }
 
     init(_ key: String, _ environmentName: String, _ summary: String) {
         self.key = key

@@ -1,14 +1,16 @@
 public import Foundation
 import PostgresLibPQ
 
-/// Reads the server's tables directly, for "what did the database end up with" and "nothing
+/// Reads the application's tables directly, for "what did the database end up with" and "nothing
 /// changed" checks.
-extension TestServer {
+extension TestStoreSync {
     /// The tables StoreSync writes.
-    public static let tables: [StaticString] = [
-        "accounts", "account_versions", "sessions", "transactions", "renewal_infos", "purchase_owners",
-        "unclaimed_versions", "notifications", "events", "products",
-    ]
+    public static var tables: [StaticString] {
+        [
+            "accounts", "account_versions", "sessions", "transactions", "renewal_infos", "purchase_owners",
+            "unclaimed_versions", "notifications", "events", "products",
+        ]
+    }
 
     /// Rows of a table.
     ///

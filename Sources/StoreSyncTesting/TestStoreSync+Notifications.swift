@@ -3,7 +3,7 @@ public import Foundation
 public import StoreSyncCore
 import StoreSyncAPI
 
-extension TestServer {
+extension TestStoreSync {
     /// Posts an App Store Server Notification V2, signed by the test PKI at the clock's time,
     /// as Apple would.
     ///

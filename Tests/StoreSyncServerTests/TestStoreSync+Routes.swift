@@ -8,7 +8,7 @@ import StoreSyncTesting
 import Testing
 
 /// The routes as the tests call them, failing the test on an unexpected status.
-extension TestServer {
+extension TestStoreSync {
     func upload(_ jws: String, token: String, expect status: Int = 200) async throws -> TestResponse {
         let response = try await send(
             "POST", "/v1/transactions", token: token, json: UploadTransactionRequest(signedTransaction: jws))
@@ -75,11 +75,12 @@ extension TestServer {
     }
 }
 
-/// Runs a test against a fresh server and always stops it.
+/// Runs a test against a fresh server application, tested in process through its router (no
+/// socket), and always stops it. What needs a connection is tested with `withLiveServer`.
 func withServer<R: Sendable>(
     clock: TestClock = TestClock(),
     configure: @Sendable (inout StoreSyncServer.ServerConfiguration) -> Void = { _ in },
-    _ body: (TestServer) async throws -> R
+    _ body: (TestApp) async throws -> R
 ) async throws -> R {
-    try await withLiveServer(clock: clock, configure: configure, body)
+    try await withTestApp(clock: clock, configure: configure, body)
 }
