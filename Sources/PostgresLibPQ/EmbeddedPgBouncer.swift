@@ -102,13 +102,22 @@ public final class EmbeddedPgBouncer: Sendable {
         logger.debug("PgBouncer running", metadata: ["db.pooler_directory": "\(directory.path)"])
     }
 
-    /// Stops PgBouncer (an immediate shutdown: clients are disconnected) and waits for it to exit.
+    /// Stops PgBouncer (an immediate shutdown: clients are disconnected) and waits for it to
+    /// exit, killing it when it has not after five seconds.
     public func stop() async {
         guard let pid = Self.pid(inFile: pidFile) else { return }
         kill(pid, SIGTERM)
-        for _ in 0..<100 where kill(pid, 0) == 0 {
+        for _ in 0..<100 where Self.isRunning(pid) {
             try? await Task.sleep(for: .milliseconds(50))
         }
+        if Self.isRunning(pid) { kill(pid, SIGKILL) }
+    }
+
+    /// Whether `pid` is a live process (a zombie, exited but not yet reaped by its parent, is not).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+        return !(status.split(separator: ")").last?.hasPrefix(" Z") ?? false)
     }
 
     /// Starts a throwaway pooler for this process in front of `server`, stopped and removed
@@ -211,8 +220,14 @@ enum TemporaryPoolers {
         }
     }
 
+    /// Sends PgBouncer SIGTERM and waits up to two seconds for it to go (it writes its log as it
+    /// leaves), then deletes the directory.
     private static func destroy(pidFile: String, directory: String) {
-        if let pid = EmbeddedPgBouncer.pid(inFile: pidFile) { kill(pid, SIGTERM) }
+        if let pid = EmbeddedPgBouncer.pid(inFile: pidFile), kill(pid, SIGTERM) == 0 {
+            for _ in 0..<40 where EmbeddedPgBouncer.isRunning(pid) {
+                usleep(50_000)
+            }
+        }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
