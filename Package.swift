@@ -276,7 +276,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreSyncClientTests",
-            dependencies: ["StoreSyncClient", "StoreSyncTesting", "StoreSyncAPI", "StoreSyncCore"],
+            dependencies: [
+                "AppStoreVerification", "StoreSyncAPI", "StoreSyncClient", "StoreSyncCore", "StoreSyncServer",
+                "StoreSyncTesting",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
