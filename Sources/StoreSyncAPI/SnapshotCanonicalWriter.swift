@@ -40,6 +40,8 @@ struct SnapshotCanonicalWriter {
         var object = startObject()
         member("entitlementId", &object)
         string(entitlement.entitlementId)
+        member("environment", &object)
+        string(entitlement.environment.rawValue)
         if let expiresAt = entitlement.expiresAt {
             member("expiresAt", &object)
             try date(expiresAt)

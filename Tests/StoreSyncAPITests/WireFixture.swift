@@ -28,11 +28,12 @@ enum WireFixture {
 
     static let lifetime = Entitlement(
         entitlementId: "premium", productId: "lifetime", originalTransactionId: "1000", expiresAt: nil,
-        ownershipType: .purchased, source: .nonConsumable)
+        ownershipType: .purchased, source: .nonConsumable, environment: .production)
 
     static let expiring = Entitlement(
         entitlementId: "pro", productId: "monthly", originalTransactionId: "2000000123456700",
-        expiresAt: instant.addingTimeInterval(30 * 86_400), ownershipType: .familyShared, source: .autoRenewable)
+        expiresAt: instant.addingTimeInterval(30 * 86_400), ownershipType: .familyShared, source: .autoRenewable,
+        environment: .sandbox)
 
     static let snapshot = Snapshot(
         accountId: accountId, version: 7, generatedAt: instant, validUntil: instant.addingTimeInterval(3 * 86_400),
