@@ -33,7 +33,7 @@ struct PurchaseSyncService: Sendable {
         default:
             throw RequestError.invalid(field: "signedTransaction", detail: "send exactly one of signedTransaction and receipt")
         }
-        let items = records.map { SyncItem.verified($0, entry: nil) }
+        let items = records.map { verification.admit($0, entry: nil) }
         let options = SyncOptions(userInitiated: false, dryRun: false)
         let outcome = try await sync(items, for: device.accountId, options: options, startingFrom: nil)
         if records.count == 1, let verdict = outcome.verdicts.first, verdict.verdict == .ownedByOtherAccount {
