@@ -52,10 +52,17 @@ struct ExternalUserController {
         return .noContent
     }
 
-    /// The path's id, percent-decoded (the router matches the raw path).
     private static func externalUserId(_ context: StoreSyncRequestContext) throws -> String {
-        guard let decoded = try context.parameters.require("externalUserId").removingPercentEncoding else {
-            throw ProblemError.invalidRequest("externalUserId is not validly percent-encoded", field: "externalUserId")
+        try externalUserId(pathSegment: try context.parameters.require("externalUserId"))
+    }
+
+    /// The id in a path segment, percent-decoded (the router matches the raw path); its rules
+    /// are checked by ``ExternalUserId``.
+    ///
+    /// - Throws: ``ProblemError`` naming `externalUserId` when the escapes do not decode to UTF-8.
+    static func externalUserId(pathSegment: String) throws -> String {
+        guard let decoded = pathSegment.removingPercentEncoding else {
+            throw ProblemError.invalidRequest("externalUserId is not validly percent-encoded UTF-8", field: "externalUserId")
         }
         return decoded
     }
