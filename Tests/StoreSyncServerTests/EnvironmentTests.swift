@@ -59,13 +59,14 @@ import Testing
             let before = try await server.tableCounts()
             let bought = TestPurchases.record(purchased: server.clock.now(), environment: .sandbox)
 
-            let uploaded = try await server.buy(bought, token: account.token)
+            let uploaded = try await server.upload(server.signer.signTransaction(bought), token: account.token, expect: 422)
             let restored = try await server.restore([server.entry(bought)], token: account.token)
 
-            for verdict in uploaded.verdicts + restored.verdicts {
-                #expect(verdict.verdict == .rejected)
-                #expect(verdict.reason?.contains(Self.refusal) == true, "\(verdict.reason ?? "")")
-            }
+            #expect(uploaded.problem?.type == ProblemType.invalidSignedData.uri)
+            #expect(uploaded.problem?.field == "signedTransaction")
+            #expect(uploaded.problem?.detail?.contains(Self.refusal) == true)
+            #expect(restored.verdicts.map(\.verdict) == [.rejected])
+            #expect(restored.verdicts.first?.reason?.contains(Self.refusal) == true)
             #expect(restored.snapshot.entitlements.isEmpty)
             #expect(try await server.tableCounts() == before)
         }
