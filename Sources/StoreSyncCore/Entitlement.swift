@@ -46,6 +46,11 @@ public struct Entitlement: Sendable, Hashable, Codable {
         self.environment = environment
     }
 
+    /// The wire names, which StoreSyncWire's canonical writer derives its own from.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case entitlementId, productId, originalTransactionId, expiresAt, ownershipType, source, environment
+    }
+
     /// Whether access never ends.
     public var isLifetime: Bool { expiresAt == nil }
 }

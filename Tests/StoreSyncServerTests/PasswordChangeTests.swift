@@ -9,12 +9,12 @@ import Testing
 @Suite struct PasswordChangeTests {
     static let newPassword = "a brand new passphrase"
 
-    private func change(_ server: TestServer, token: String, from old: String, to new: String) async throws -> TestResponse {
+    private func change(_ server: TestApp, token: String, from old: String, to new: String) async throws -> TestResponse {
         try await server.send(
             "PUT", "/v1/accounts/current/password", token: token, json: PasswordChangeRequest(password: old, newPassword: new))
     }
 
-    private func signIn(_ server: TestServer, _ email: String, _ password: String) async throws -> TestResponse {
+    private func signIn(_ server: TestApp, _ email: String, _ password: String) async throws -> TestResponse {
         try await server.send("POST", "/v1/sessions", json: Credentials(email: email, password: password))
     }
 

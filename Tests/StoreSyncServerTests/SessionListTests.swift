@@ -7,7 +7,7 @@ import Testing
 /// `GET /v1/sessions` and `DELETE /v1/sessions/{deviceId}`: an account sees and ends its own
 /// devices' sessions, never another account's, and never a token; unused sessions end.
 @Suite struct SessionListTests {
-    private func signIn(_ server: TestServer, _ email: String, device: String) async throws -> SessionResponse {
+    private func signIn(_ server: some TestEndpoint, _ email: String, device: String) async throws -> SessionResponse {
         try await server.send(
             "POST", "/v1/sessions", json: Credentials(email: email, password: TestServer.password, deviceName: device)
         ).decode(SessionResponse.self)
