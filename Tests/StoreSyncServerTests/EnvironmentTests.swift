@@ -103,61 +103,57 @@ import Testing
         }
     }
 
+    /// Uploads a receipt of one lifetime purchase that Apple's stand-in says belongs to
+    /// `environment` (a Sandbox one answers 21007 at the production endpoint first).
+    ///
+    /// - Returns: The answer, and the endpoints the server asked in order.
+    private static func uploadReceipt(
+        of environment: AppStoreEnvironment, configure: @escaping @Sendable (inout ServerConfiguration) -> Void,
+        _ check: @escaping @Sendable (TestApp, SyncResponse) async throws -> Void
+    ) async throws -> [AppStoreEnvironment] {
+        let entry = ReceiptEntry(
+            productId: TestCatalog.lifetime, transactionId: TestPurchases.nextId(), originalTransactionId: TestPurchases.nextId(),
+            purchaseDateMs: String(Date().addingTimeInterval(-3600).millisecondsSince1970))
+        return try await AppStoreReceiptStandIn.run(reply: { request in
+            environment == .sandbox && request.endpoint == .production
+                ? .status(21007) : .receipt(bundleId: "com.example.storesync", environment: environment, inApp: [entry])
+        }) { standIn in
+            try await withServer(configure: { settings in
+                configure(&settings)
+                settings.verifyReceiptURL = standIn.productionURL
+                settings.verifyReceiptSandboxURL = standIn.sandboxURL
+            }) { server in
+                let account = try await server.signUp()
+                let response = try await server.uploadReceipt(token: account.token)
+                #expect(response.status == 200, "\(response.problem?.detail ?? "")")
+                try await check(server, try response.decode(SyncResponse.self))
+            }
+            return await standIn.requests.map(\.endpoint)
+        }
+    }
+
     /// A receipt that needed the 21007 retry is a Sandbox receipt: the same rule as a JWS.
     @Test(arguments: [(SandboxInProduction.grant, VerdictKind.accepted), (.refuse, .rejected)])
     func aProductionServerTreatsAReceiptFromTheSandboxByTheSetting(sandbox: SandboxInProduction, verdict: VerdictKind)
         async throws
     {
-        let entry = ReceiptEntry(
-            productId: TestCatalog.lifetime, transactionId: "2000000002", originalTransactionId: "2000000002",
-            purchaseDateMs: String(Date().addingTimeInterval(-3600).millisecondsSince1970))
-        try await AppStoreReceiptStandIn.run(reply: { request in
-            request.endpoint == .production
-                ? .status(21007) : .receipt(bundleId: "com.example.storesync", environment: .sandbox, inApp: [entry])
-        }) { standIn in
-            try await withServer(configure: { settings in
-                Self.production(sandbox)(&settings)
-                settings.verifyReceiptURL = standIn.productionURL
-                settings.verifyReceiptSandboxURL = standIn.sandboxURL
-            }) { server in
-                let account = try await server.signUp()
-                let response = try await server.send(
-                    "POST", "/v1/transactions", token: account.token,
-                    json: UploadTransactionRequest(receipt: Data("a receipt".utf8).base64EncodedString()))
-                #expect(response.status == 200, "\(response.problem?.detail ?? "")")
-                let body = try response.decode(SyncResponse.self)
-                #expect(body.verdicts.map(\.verdict) == [verdict])
-                if verdict == .accepted {
-                    #expect(body.snapshot.entitlements.map(\.environment) == [.sandbox])
-                } else {
-                    #expect(body.verdicts.first?.reason?.contains(Self.refusal) == true)
-                    #expect(try await server.count("transactions") == 0)
-                }
-                #expect(await standIn.requests.map(\.endpoint) == [.production, .sandbox])
+        let asked = try await Self.uploadReceipt(of: .sandbox, configure: Self.production(sandbox)) { server, body in
+            #expect(body.verdicts.map(\.verdict) == [verdict])
+            if verdict == .accepted {
+                #expect(body.snapshot.entitlements.map(\.environment) == [.sandbox])
+            } else {
+                #expect(body.verdicts.first?.reason?.contains(Self.refusal) == true)
+                #expect(try await server.count("transactions") == 0)
             }
         }
+        #expect(asked == [.production, .sandbox])
     }
 
     @Test func aSandboxServerRejectsAProductionReceipt() async throws {
-        let entry = ReceiptEntry(
-            productId: TestCatalog.lifetime, transactionId: "2000000003", originalTransactionId: "2000000003",
-            purchaseDateMs: String(Date().addingTimeInterval(-3600).millisecondsSince1970))
-        try await AppStoreReceiptStandIn.run(reply: { _ in
-            .receipt(bundleId: "com.example.storesync", environment: .production, inApp: [entry])
-        }) { standIn in
-            try await withServer(configure: {
-                $0.verifyReceiptURL = standIn.productionURL
-                $0.verifyReceiptSandboxURL = standIn.sandboxURL
-            }) { server in
-                let account = try await server.signUp()
-                let response = try await server.send(
-                    "POST", "/v1/transactions", token: account.token,
-                    json: UploadTransactionRequest(receipt: Data("a receipt".utf8).base64EncodedString()))
-                let body = try response.decode(SyncResponse.self)
-                #expect(body.verdicts.map(\.verdict) == [.rejected])
-                #expect(body.verdicts.first?.reason?.contains("Production environment") == true)
-                #expect(try await server.count("transactions") == 0)
-            }
+        _ = try await Self.uploadReceipt(of: .production, configure: { _ in }) { server, body in
+            #expect(body.verdicts.map(\.verdict) == [.rejected])
+            #expect(body.verdicts.first?.reason?.contains("Production environment") == true)
+            #expect(try await server.count("transactions") == 0)
         }
     }
 
