@@ -81,6 +81,7 @@ import Testing
             let phone = TestDevice(server: server)
             let lost = TestDevice(server: server)
             let phoneSession = try await phone.client.signUp(email: email, password: TestAccount.password, deviceName: "iPhone")
+            server.clock.advance(by: 60)
             let lostSession = try await lost.client.signIn(email: email, password: TestAccount.password, deviceName: "old iPad")
 
             let devices = try await phone.client.sessions()

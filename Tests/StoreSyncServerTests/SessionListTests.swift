@@ -17,6 +17,7 @@ import Testing
         try await withServer { server in
             let email = "lister-\(UUID().uuidString.prefix(6))@example.com"
             let phone = try await server.signUp(email: email, deviceName: "iPhone")
+            server.clock.advance(by: 60)
             let tablet = try await signIn(server, email, device: "iPad")
 
             let response = try await server.send("GET", "/v1/sessions", token: tablet.token)
