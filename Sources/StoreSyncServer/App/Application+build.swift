@@ -143,7 +143,10 @@ struct AppDependencies: Sendable {
             verifier: verifier, receipts: receipts, httpClient: .shared, catalog: catalog, logger: logger)
         sync = PurchaseSyncService(
             pool: pool, verification: verification, catalog: catalog, snapshots: snapshots,
-            rules: OwnershipRules(policy: configuration.transferPolicy), maxRestoreEntries: configuration.maxRestoreEntries,
+            rules: OwnershipRules(
+                policy: configuration.transferPolicy,
+                transferCooldown: TimeInterval(configuration.transferCooldownSeconds)),
+            maxRestoreEntries: configuration.maxRestoreEntries,
             now: now, logger: logger)
         lookups = LookupService(
             pool: pool, catalog: catalog, snapshots: snapshots,

@@ -40,6 +40,8 @@ extension ServerConfiguration {
             }
             transferPolicy = parsed
         }
+        transferCooldownSeconds = try settings.integer(.transferCooldownSeconds, in: Self.transferCooldownRange)
+            ?? transferCooldownSeconds
         verifyReceiptURL = try settings.url(.verifyReceiptURL) ?? verifyReceiptURL
         verifyReceiptSandboxURL = try settings.url(.verifyReceiptSandboxURL) ?? verifyReceiptSandboxURL
         sharedSecret = settings.optional(.sharedSecret, isSecret: true)

@@ -27,6 +27,9 @@ public struct ServerConfiguration: Sendable {
     /// The raw 32-byte Ed25519 private key that signs snapshots; `nil`: ephemeral (not in Production).
     public var signingKey: Data?
     public var transferPolicy: TransferPolicy = .transfer
+    /// Under `transfer` and `transferIfNoActiveSubscription`: how long a purchase that moved
+    /// between accounts stays put before a restore may move it again; 0 turns the wait off.
+    public var transferCooldownSeconds = 86_400
     public var verifyReceiptURL = URL(string: "https://buy.itunes.apple.com/verifyReceipt")!
     public var verifyReceiptSandboxURL = URL(string: "https://sandbox.itunes.apple.com/verifyReceipt")!
     public var sharedSecret: String?
@@ -72,10 +75,20 @@ public struct ServerConfiguration: Sendable {
             throw .invalid(.httpEventLoops, "expected \(eventLoops.lowerBound) to \(eventLoops.upperBound), got \(httpEventLoops)")
         }
         if !(4...31).contains(passwordHashCost) { throw .invalid(.bcryptCost, "bcrypt's cost is 4 to 31") }
+        if !Self.transferCooldownRange.contains(transferCooldownSeconds) {
+            throw .invalid(
+                .transferCooldownSeconds,
+                "expected \(Self.transferCooldownRange.lowerBound) to \(Self.transferCooldownRange.upperBound) seconds, got \(transferCooldownSeconds)")
+        }
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {
             throw .invalid(.adminAPIKey, "use at least 16 characters")
         }
     }
+}
+
+extension ServerConfiguration {
+    /// The cool-downs accepted: none, up to a year.
+    static let transferCooldownRange = 0...31_536_000
 }
 
 /// How many sign-in attempts are allowed in a sliding window.

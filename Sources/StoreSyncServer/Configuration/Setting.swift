@@ -60,6 +60,9 @@ extension Setting {
     static let transferPolicy = Setting(
         "storesync.transferPolicy", "STORESYNC_TRANSFER_POLICY",
         "transfer (default), transferIfNoActiveSubscription, keep or share")
+    static let transferCooldownSeconds = Setting(
+        "storesync.transferCooldownSeconds", "STORESYNC_TRANSFER_COOLDOWN_SECONDS",
+        "under transfer policies, how long a purchase that moved between accounts stays put (default 86400; 0: no wait)")
     static let verifyReceiptURL = Setting(
         "storesync.verifyReceiptUrl", "STORESYNC_VERIFY_RECEIPT_URL", "legacy verifyReceipt endpoint (default Apple's)")
     static let verifyReceiptSandboxURL = Setting(
@@ -90,7 +93,7 @@ extension Setting {
     public static let all: [Setting] = [
         .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
-        .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
+        .transferCooldownSeconds, .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
         .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries,
         .logLevel,
     ]
