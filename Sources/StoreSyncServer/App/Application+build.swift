@@ -180,8 +180,8 @@ extension PostgresConfiguration {
     /// indexed lookup or a batch write whose best plan does not depend on its parameter values.
     /// PostgreSQL's default re-plans a prepared statement on every execution while its custom
     /// plans look cheaper than the generic one, and the batched entitlement lookup (an array of
-    /// a few account ids, which a generic plan counts as ten) always looked so: planning cost
-    /// more than running it. Measured: ~50 → ~25 µs of PostgreSQL CPU per uncached lookup.
+    /// a few account ids, which a generic plan counts as ten) always looked so: planning costs
+    /// more than running it.
     var withServerSessionSettings: PostgresConfiguration {
         var configuration = self
         configuration.sessionSettings["plan_cache_mode"] = "force_generic_plan"

@@ -118,9 +118,8 @@ final class SnapshotService: Sendable {
     ///
     /// The cache keeps its own copy of the body, allocated by the caller's thread: a snapshot
     /// signed on a database connection's thread (a batch of lookups) would otherwise stay in
-    /// that thread's malloc arena for as long as it is cached, and with the pool's eight threads
-    /// taking turns, arenas full of freed bodies held the server's RSS ~40 MB higher (a cached
-    /// hot set of 20,000 accounts, refilled once).
+    /// that thread's malloc arena for as long as it is cached, and with the pool's threads
+    /// taking turns, arenas full of freed bodies would hold the server's memory up.
     func store(_ signed: SignedSnapshot, catalogRevision: String, at now: Date) {
         guard capacity > 0, feed?.isLive == true else { return }
         let snapshot = signed.snapshot
