@@ -14,8 +14,8 @@ extension TransactionPayload {
     /// read never refuses the payload: a new `type` is kept as Apple spelled it, and the catalog
     /// decides what the product grants.
     ///
-    /// - Throws: ``PayloadError/malformed(_:)`` when a field StoreSync needs is missing or a
-    ///   date is out of range.
+    /// - Throws: ``PayloadError/malformed(_:)`` when a field StoreSync needs is missing, or a
+    ///   date, id or number is out of the range it keeps.
     package func record(
         evidence: Evidence,
         environment: AppStoreEnvironment,
@@ -32,7 +32,7 @@ extension TransactionPayload {
         }
         guard let signedDate = try signedDate.storable("signedDate") else { throw .malformed("signedDate is missing") }
         if let quantity, quantity < 1 { throw .malformed("quantity must be at least 1") }
-        return TransactionRecord(
+        let record = TransactionRecord(
             transactionId: transactionId,
             originalTransactionId: originalTransactionId,
             productId: productId,
@@ -55,5 +55,7 @@ extension TransactionPayload {
             evidence: evidence,
             signedTransaction: signedTransaction
         )
+        if let field = record.unkeepableField { throw .malformed(field) }
+        return record
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import PostgresLibPQ
 import StoreSyncAPI
+import StoreSyncCore
 import StoreSyncServer
 import StoreSyncTesting
 import Testing
@@ -30,6 +31,35 @@ import Testing
                 "POST", "/v1/accounts",
                 json: Credentials(email: TestAccount.email(), password: TestAccount.password, deviceName: longest))
             #expect(accepted.status == 201, "200 code points fit the column")
+        }
+    }
+
+    @Test("Signed data whose ids or numbers do not fit the columns is a 4xx, not a 500")
+    func signedFieldsBeyondTheColumnsAreRefused() async throws {
+        try await withLiveServer { server in
+            let account = try await server.signUp()
+            let purchase = TestPurchase.buy(TestCatalog.lifetime, on: server)
+            let longId = String(repeating: "7", count: 65)
+            var tooLong = purchase.record
+            (tooLong.transactionId, tooLong.originalTransactionId) = (longId, longId)
+            var tooMany = purchase.record
+            tooMany.quantity = Int(Int32.max) + 1
+            let rowsBefore = try await server.tableCounts()
+
+            for record in [tooLong, tooMany] {
+                let jws = server.signer.signTransaction(record)
+                let upload = try await server.send(
+                    "POST", "/v1/transactions", token: account.token, json: UploadTransactionRequest(signedTransaction: jws))
+                #expect(upload.status == 422, "answered \(upload.status): \(upload.problem?.detail ?? "")")
+                #expect(upload.problem?.field == "signedTransaction")
+                var sent = record
+                sent.signedTransaction = jws
+                let restored = try await server.send(
+                    "POST", "/v1/restore", token: account.token, json: RestoreRequest(entries: [sent]))
+                #expect(restored.status == 200, "answered \(restored.status)")
+                #expect(try restored.decode(SyncResponse.self).verdicts.map(\.verdict) == [.rejected])
+            }
+            #expect(try await server.tableCounts() == rowsBefore)
         }
     }
 
