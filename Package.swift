@@ -115,6 +115,7 @@ let package = Package(
         .target(
             name: "StoreSyncServer",
             dependencies: [
+                "AppStorePayloads",
                 "AppStoreVerification",
                 "PostgresLibPQ",
                 "StoreSyncAPI",
@@ -293,6 +294,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
         ),

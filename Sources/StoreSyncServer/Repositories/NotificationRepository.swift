@@ -19,15 +19,25 @@ struct NotificationRepository: Sendable {
         ).isEmpty)
     }
 
-    /// Keeps a signed version for a purchase no account holds yet.
+    /// Keeps a signed version for a purchase no account holds yet, stored as
+    /// ``SignedTextColumns`` splits it (its header in the same statement).
     func storeUnclaimed(
         originalTransactionId: String, kind: UnclaimedKind, signedDate: Date, signedPayload: String,
         on connection: PostgresConnection
     ) async throws {
+        let signed = SignedTextColumns([signedPayload])
         try await connection.execute(
             """
-            INSERT INTO unclaimed_versions (original_transaction_id, kind, signed_date, signed_payload)
-            VALUES (\(originalTransactionId), \(kind.rawValue), \(signedDate), \(signedPayload))
+            WITH headers AS (
+                INSERT INTO jws_headers (header_sha256, header)
+                SELECT * FROM unnest(\(signed.distinctHeaderDigests), \(signed.distinctHeaders))
+                ON CONFLICT DO NOTHING
+            )
+            INSERT INTO unclaimed_versions (
+                original_transaction_id, kind, signed_date, signed_payload, jws_header_sha256, jws_payload, jws_signature)
+            VALUES (
+                \(originalTransactionId), \(kind.rawValue), \(signedDate), \(signed.wholeTexts[0]), \(signed.headerDigests[0]),
+                \(signed.payloads[0]), \(signed.signatures[0]))
             ON CONFLICT DO NOTHING
             """)
     }
@@ -40,7 +50,8 @@ struct NotificationRepository: Sendable {
         return try await connection.query(
             """
             DELETE FROM unclaimed_versions WHERE original_transaction_id = ANY(\(originalTransactionIds))
-            RETURNING original_transaction_id, kind, signed_payload
+            RETURNING original_transaction_id, kind,
+                coalesce(signed_payload, storesync_jws(jws_header_sha256, jws_payload, jws_signature))
             """
         ).map { row in
             let (id, kind, payload) = try row.decode((String, String, String).self)

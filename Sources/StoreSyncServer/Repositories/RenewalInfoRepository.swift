@@ -13,7 +13,8 @@ struct RenewalInfoRepository: Sendable {
     /// Every stored column but `account_id`, in insert order.
     private static let storedColumns: StaticString = """
         original_transaction_id, signed_date, auto_renew_product_id, product_id, auto_renew_status,
-        is_in_billing_retry, grace_period_expires, expiration_intent, environment, signed_renewal_info
+        is_in_billing_retry, grace_period_expires, expiration_intent, environment, signed_renewal_info,
+        jws_header_sha256, jws_payload, jws_signature
         """
 
     /// An incoming row replaces the stored one.
@@ -23,7 +24,8 @@ struct RenewalInfoRepository: Sendable {
             product_id = EXCLUDED.product_id, auto_renew_status = EXCLUDED.auto_renew_status,
             is_in_billing_retry = EXCLUDED.is_in_billing_retry, grace_period_expires = EXCLUDED.grace_period_expires,
             expiration_intent = EXCLUDED.expiration_intent, environment = EXCLUDED.environment,
-            signed_renewal_info = EXCLUDED.signed_renewal_info
+            signed_renewal_info = EXCLUDED.signed_renewal_info, jws_header_sha256 = EXCLUDED.jws_header_sha256,
+            jws_payload = EXCLUDED.jws_payload, jws_signature = EXCLUDED.jws_signature
         """
 
     func renewalInfos(of accountId: UUID, on connection: PostgresConnection) async throws -> [RenewalInfo] {
@@ -44,18 +46,26 @@ struct RenewalInfoRepository: Sendable {
     }
 
     /// Writes renewal infos (several accounts at once) in one statement, each replacing the
-    /// stored one of its account and chain; at most one per account and chain.
+    /// stored one of its account and chain; at most one per account and chain. The signed
+    /// texts are stored as ``SignedTextColumns`` splits them, their headers in the same statement.
     func store(_ infos: [(accountId: UUID, info: RenewalInfo)], on connection: PostgresConnection) async throws {
         guard !infos.isEmpty else { return }
         let renewals = infos.map(\.info)
+        let signed = SignedTextColumns(renewals.map(\.signedRenewalInfo))
         try await connection.execute(
             """
+            WITH headers AS (
+                INSERT INTO jws_headers (header_sha256, header)
+                SELECT * FROM unnest(\(signed.distinctHeaderDigests), \(signed.distinctHeaders))
+                ON CONFLICT DO NOTHING
+            )
             INSERT INTO renewal_infos (account_id, \(unescaped: Self.storedColumns))
             SELECT * FROM unnest(
                 \(infos.map(\.accountId)), \(renewals.map(\.originalTransactionId)), \(renewals.map(\.signedDate)),
                 \(renewals.map(\.autoRenewProductId)), \(renewals.map(\.productId)), \(renewals.map(\.autoRenewStatus)),
                 \(renewals.map(\.isInBillingRetryPeriod)), \(renewals.map(\.gracePeriodExpiresDate)),
-                \(renewals.map(\.expirationIntent)), \(renewals.map(\.environment.rawValue)), \(renewals.map(\.signedRenewalInfo)))
+                \(renewals.map(\.expirationIntent)), \(renewals.map(\.environment.rawValue)), \(signed.wholeTexts),
+                \(signed.headerDigests), \(signed.payloads), \(signed.signatures))
             \(unescaped: Self.replaceStored)
             """)
     }

@@ -44,16 +44,24 @@ struct TransactionRepository: Sendable {
         guard !versions.isEmpty else { return [] }
         // One binary array per column, zipped by unnest: PostgreSQL takes the values as they
         // are, with nothing to parse (a JSON batch would have it parse every timestamp from
-        // text). The JWS, most of a restore's bytes, travel the same way.
+        // text). The JWS travel the same way, split: each distinct header once, inserted in the
+        // same statement, and each row's payload and signature as bytes.
         let records = versions.map(\.record)
         let signedTransactions = records.map(\.signedTransaction)
+        let signed = SignedTextColumns(signedTransactions)
         let rows = try await connection.query(
             """
+                WITH headers AS (
+                    INSERT INTO jws_headers (header_sha256, header)
+                    SELECT * FROM unnest(\(signed.distinctHeaderDigests), \(signed.distinctHeaders))
+                    ON CONFLICT DO NOTHING
+                )
                 INSERT INTO transactions (
                     account_id, transaction_id, original_transaction_id, product_id, product_type, purchase_date,
                     original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
                     ownership_type, environment, app_account_token, quantity, signed_date, subscription_group_id,
-                    evidence, verified_at, signed_transaction, signed_transaction_sha256)
+                    evidence, verified_at, signed_transaction, jws_header_sha256, jws_payload, jws_signature,
+                    signed_transaction_sha256)
                 SELECT * FROM unnest(
                     \(versions.map(\.accountId)), \(records.map(\.transactionId)), \(records.map(\.originalTransactionId)),
                     \(records.map(\.productId)), \(records.map(\.productType.rawValue)), \(records.map(\.purchaseDate)),
@@ -62,7 +70,8 @@ struct TransactionRepository: Sendable {
                     \(records.map(\.ownershipType.rawValue)), \(records.map(\.environment.rawValue)),
                     \(records.map(\.appAccountToken)), \(records.map(\.quantity)), \(records.map(\.signedDate)),
                     \(records.map(\.subscriptionGroupId)), \(records.map(\.evidence.kind)), \(records.map(\.evidence.verifiedAt)),
-                    \(signedTransactions), \(signedTransactions.map { $0.map(SignedTransactionDigest.bytes(of:)) }))
+                    \(signed.wholeTexts), \(signed.headerDigests), \(signed.payloads), \(signed.signatures),
+                    \(signedTransactions.map { $0.map(SignedTransactionDigest.bytes(of:)) }))
                 ON CONFLICT DO NOTHING
                 RETURNING account_id, transaction_id, signed_date, evidence
                 """)
@@ -122,11 +131,13 @@ struct TransactionRepository: Sendable {
                 account_id, transaction_id, original_transaction_id, product_id, product_type, purchase_date,
                 original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
                 ownership_type, environment, app_account_token, quantity, signed_date, subscription_group_id,
-                evidence, verified_at, signed_transaction, signed_transaction_sha256, received_at)
+                evidence, verified_at, signed_transaction, jws_header_sha256, jws_payload, jws_signature,
+                signed_transaction_sha256, received_at)
             SELECT moves.target, transaction_id, original_transaction_id, product_id, product_type, purchase_date,
                 original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
                 ownership_type, environment, app_account_token, quantity, signed_date, subscription_group_id,
-                evidence, verified_at, signed_transaction, signed_transaction_sha256, received_at
+                evidence, verified_at, signed_transaction, jws_header_sha256, jws_payload, jws_signature,
+                signed_transaction_sha256, received_at
             FROM unnest(\(moves.map(\.originalTransactionId)), \(moves.map(\.from)), \(moves.map(\.to)))
                 AS moves (chain, source, target)
             JOIN transactions ON transactions.account_id = moves.source AND transactions.original_transaction_id = moves.chain
@@ -151,17 +162,22 @@ struct TransactionRepository: Sendable {
         }
     }
 
-    /// Every version of a purchase in every account, oldest first, with the account holding it.
+    /// Every version of a purchase in every account, oldest first, with the account holding it
+    /// and the exact text of its JWS, when it has one.
     func history(of originalTransactionId: String, on connection: PostgresConnection) async throws
         -> [(accountId: UUID, record: TransactionRecord)]
     {
         try await connection.query(
             """
-            SELECT \(unescaped: TransactionRow.columns), account_id FROM transactions
+            SELECT \(unescaped: TransactionRow.columns), account_id,
+                coalesce(signed_transaction, storesync_jws(jws_header_sha256, jws_payload, jws_signature)) AS jws
+            FROM transactions
             WHERE original_transaction_id = \(originalTransactionId) ORDER BY signed_date, transaction_id, account_id
             """
         ).map { row in
-            (try row.decode(column: "account_id", as: UUID.self), try TransactionRow.record(row))
+            var record = try TransactionRow.record(row)
+            record.signedTransaction = try row.decode(column: "jws", as: String?.self)
+            return (try row.decode(column: "account_id", as: UUID.self), record)
         }
     }
 }
