@@ -157,7 +157,8 @@ import Testing
     }
 
     /// The server's digest and migration 0004's SQL (which filled in rows stored before it)
-    /// agree, and every stored JWS has one.
+    /// agree, and every stored JWS has one: the SHA-256 of the exact text, put back together
+    /// from its parts (migration 0010).
     @Test func everyStoredTextCarriesTheDigestSQLComputesForIt() async throws {
         try await withServer { server in
             let account = try await server.signUp()
@@ -169,7 +170,8 @@ import Testing
             let rows = try await server.database.withConnection { connection in
                 try await connection.query(
                     """
-                    SELECT signed_transaction_sha256 = sha256(convert_to(signed_transaction, 'UTF8'))
+                    SELECT signed_transaction_sha256 = sha256(convert_to(
+                        coalesce(signed_transaction, storesync_jws(jws_header_sha256, jws_payload, jws_signature)), 'UTF8'))
                     FROM transactions
                     """
                 ).map { try $0.decode(Bool?.self) }

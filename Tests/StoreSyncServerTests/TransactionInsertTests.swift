@@ -6,8 +6,8 @@ import StoreSyncCore
 import StoreSyncTesting
 import Testing
 
-/// The batch insert sends the JWS apart from the other columns (a text[] joined back by row
-/// number): every version must be stored with its own JWS, or none.
+/// The batch insert sends the JWS apart from the other columns (arrays zipped by unnest, the
+/// texts in parts): every version must be stored with its own JWS, or none.
 @Suite struct TransactionInsertTests {
     @Test func everyVersionIsStoredWithItsOwnSignedTransaction() async throws {
         try await withServer { server in
@@ -17,7 +17,11 @@ import Testing
             var versions: [(accountId: UUID, record: TransactionRecord)] = []
             for index in 0..<7 {
                 var record = TestPurchases.record(purchased: now.addingTimeInterval(Double(index)))
-                record.signedTransaction = index % 3 == 0 ? nil : "jws-\(record.transactionId)-\(index)"
+                switch index % 3 {
+                case 0: record.signedTransaction = nil
+                case 1: record.signedTransaction = "jws-\(record.transactionId)-\(index)"
+                default: record.signedTransaction = server.signer.signTransaction(record)
+                }
                 versions.append((index % 2 == 0 ? x.accountId : y.accountId, record))
             }
             let inserted = try await server.database.withConnection {
@@ -27,7 +31,11 @@ import Testing
 
             let stored = try await server.database.withConnection { connection in
                 try await connection.query(
-                    "SELECT account_id, transaction_id, signed_transaction FROM transactions"
+                    """
+                    SELECT account_id, transaction_id,
+                        coalesce(signed_transaction, storesync_jws(jws_header_sha256, jws_payload, jws_signature))
+                    FROM transactions
+                    """
                 ).map { try $0.decode((UUID, String, String?).self) }
             }
             #expect(stored.count == versions.count)
