@@ -50,6 +50,19 @@ extension ServerConfiguration {
         snapshotCacheEntries = try settings.integer(.snapshotCacheEntries, in: 0...10_000_000) ?? snapshotCacheEntries
         passwordHashCost = try settings.integer(.bcryptCost, in: 4...31).map(UInt8.init) ?? passwordHashCost
         maxRestoreEntries = try settings.integer(.maxRestoreEntries, in: 1...1_000_000) ?? maxRestoreEntries
+        httpIdleTimeoutSeconds = try settings.integer(.httpIdleTimeoutSeconds, in: 1...86_400) ?? httpIdleTimeoutSeconds
+        httpMaxConnections = try settings.integer(.httpMaxConnections, in: 1...1_000_000) ?? httpMaxConnections
+        maxAnonymousBodyBytes = try settings.integer(.maxAnonymousBodyBytes, in: 1024...(1 << 20)) ?? maxAnonymousBodyBytes
+        if let proxies = settings.optional(.trustedProxies) {
+            guard let parsed = TrustedProxies(list: proxies) else {
+                throw .invalid(.trustedProxies, "expected comma-separated addresses or CIDRs (10.0.0.0/8, fd00::/8), got '\(proxies)'")
+            }
+            trustedProxies = parsed
+        }
+        passwordChecks = try settings.integer(.passwordChecks, in: 1...10_000) ?? passwordChecks
+        databaseStatementTimeoutSeconds =
+            try settings.integer(.databaseStatementTimeoutSeconds, in: 0...86_400) ?? databaseStatementTimeoutSeconds
+        databaseLockTimeoutSeconds = try settings.integer(.databaseLockTimeoutSeconds, in: 0...86_400) ?? databaseLockTimeoutSeconds
         if let level = settings.optional(.logLevel) {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw .invalid(.logLevel, "expected trace, debug, info, notice, warning, error or critical, got '\(level)'")

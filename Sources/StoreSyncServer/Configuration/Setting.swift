@@ -44,7 +44,7 @@ extension Setting {
     static let dataDirectory = Setting(
         "storesync.dataDir", "STORESYNC_DATA_DIR", "embedded PostgreSQL directory (default .storesync)")
     static let schemaDirectory = Setting(
-        "storesync.schemaDir", "STORESYNC_SCHEMA_DIR", "migrations directory (default: ./Schema, else the source tree's)")
+        "storesync.schemaDir", "STORESYNC_SCHEMA_DIR", "migrations directory (default: the Schema/ bundled with the server)")
     static let bundleId = Setting("storesync.bundleId", "STORESYNC_BUNDLE_ID", "required: the app's bundle id")
     static let appAppleId = Setting(
         "storesync.appAppleId", "STORESYNC_APP_APPLE_ID", "the app's Apple id (required in Production)")
@@ -84,6 +84,27 @@ extension Setting {
         "storesync.bcryptCost", "STORESYNC_BCRYPT_COST", "bcrypt work factor for passwords (default 12)")
     static let maxRestoreEntries = Setting(
         "storesync.maxRestoreEntries", "STORESYNC_MAX_RESTORE_ENTRIES", "most entries one restore may carry (default 20000)")
+    static let httpIdleTimeoutSeconds = Setting(
+        "http.idleTimeoutSeconds", "HTTP_IDLE_TIMEOUT_SECONDS",
+        "a connection that sends nothing (or stops mid-request) this long is closed (default 60)")
+    static let httpMaxConnections = Setting(
+        "http.maxConnections", "HTTP_MAX_CONNECTIONS",
+        "most open HTTP connections; further ones are closed at once (default 4096)")
+    static let maxAnonymousBodyBytes = Setting(
+        "storesync.maxAnonymousBodyBytes", "STORESYNC_MAX_ANONYMOUS_BODY_BYTES",
+        "largest body of sign-up and sign-in, which need no credentials (default 16384)")
+    static let trustedProxies = Setting(
+        "storesync.trustedProxies", "STORESYNC_TRUSTED_PROXIES",
+        "comma-separated CIDRs whose X-Forwarded-For names the client address (default: none, the TCP peer counts)")
+    static let passwordChecks = Setting(
+        "storesync.passwordChecks", "STORESYNC_PASSWORD_CHECKS",
+        "password hashes running or queued at once; more get 503 with Retry-After (default 32)")
+    static let databaseStatementTimeoutSeconds = Setting(
+        "database.statementTimeoutSeconds", "DATABASE_STATEMENT_TIMEOUT_SECONDS",
+        "longest a server statement may run before PostgreSQL cancels it (default 30; 0: no limit)")
+    static let databaseLockTimeoutSeconds = Setting(
+        "database.lockTimeoutSeconds", "DATABASE_LOCK_TIMEOUT_SECONDS",
+        "longest a server statement waits for a lock before it fails with a 503 (default 10; 0: no limit)")
     static let logLevel = Setting("log.level", "LOG_LEVEL", "trace, debug, info (default), notice, warning, error")
 
     /// Every setting, in the order `--help` lists them.
@@ -92,6 +113,8 @@ extension Setting {
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
         .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries,
+        .httpIdleTimeoutSeconds, .httpMaxConnections, .maxAnonymousBodyBytes, .trustedProxies, .passwordChecks,
+        .databaseStatementTimeoutSeconds, .databaseLockTimeoutSeconds,
         .logLevel,
     ]
 }
