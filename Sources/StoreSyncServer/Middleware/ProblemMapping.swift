@@ -13,8 +13,9 @@ extension ProblemError {
         }
     }
 
-    /// `email-taken` and `weak-password` naming the field, `invalid-credentials`, or
-    /// `rate-limited` with `Retry-After`.
+    /// `email-taken` and `weak-password` naming the field, `invalid-credentials`,
+    /// `rate-limited` with `Retry-After`, or `service-unavailable` with `Retry-After` when every
+    /// place for a password hash is taken.
     init(_ error: AccountError) {
         switch error {
         case .emailTaken:
@@ -26,6 +27,10 @@ extension ProblemError {
         case .rateLimited(let seconds):
             self.init(
                 .rateLimited, status: .tooManyRequests, detail: "too many attempts; retry in \(seconds) s",
+                headers: [.retryAfter: String(seconds)])
+        case .busy(let seconds):
+            self.init(
+                .serviceUnavailable, detail: "too many passwords are being checked; retry in \(seconds) s",
                 headers: [.retryAfter: String(seconds)])
         }
     }

@@ -16,8 +16,9 @@ struct AccountService: Sendable {
     private let accounts = AccountRepository()
     private let sessions = SessionRepository()
 
-    /// Creates an account and signs the device in.
-    func signUp(_ credentials: Credentials) async throws -> SessionResponse {
+    /// Creates an account and signs the device in; attempts are throttled per client address
+    /// (``admittedPasswordHash(_:clientAddress:)``).
+    func signUp(_ credentials: Credentials, clientAddress: String?) async throws -> SessionResponse {
         let email = CredentialRules.normalize(email: credentials.email)
         if let problem = CredentialRules.problem(withEmail: email) { throw RequestError.invalid(field: "email", detail: problem) }
         if let problem = CredentialRules.problem(withPassword: credentials.password, email: email) {
@@ -26,7 +27,8 @@ struct AccountService: Sendable {
         let deviceName = try Self.validated(deviceName: credentials.deviceName)
         let account = AccountRecord(
             accountId: UUID(), email: credentials.email.trimmingCharacters(in: .whitespacesAndNewlines),
-            passwordHash: try await hasher.hash(credentials.password), appAccountToken: UUID())
+            passwordHash: try await admittedPasswordHash(credentials.password, clientAddress: clientAddress),
+            appAccountToken: UUID())
         let token = BearerToken()
         let deviceId = UUID()
         do {
@@ -45,21 +47,11 @@ struct AccountService: Sendable {
     }
 
     /// Signs a device in. An unknown email and a wrong password get the same answer in the
-    /// same time; attempts are throttled per email and per client address.
+    /// same time; attempts are throttled per email and per client address (``authenticate(email:password:clientAddress:)``).
     func signIn(_ credentials: Credentials, clientAddress: String?) async throws -> SessionResponse {
         let email = CredentialRules.normalize(email: credentials.email)
-        let now = now()
-        if let wait = throttle.retryAfter(email: email, address: clientAddress, now: now) {
-            throw AccountError.rateLimited(retryAfterSeconds: wait)
-        }
-        throttle.recordAttempt(address: clientAddress, now: now)
         let deviceName = try Self.validated(deviceName: credentials.deviceName)
-        let account = try await pool.withConnection { try await accounts.find(normalizedEmail: email, on: $0) }
-        guard try await hasher.verify(credentials.password, against: account?.passwordHash), let account else {
-            throttle.recordFailure(email: email, now: now)
-            throw AccountError.invalidCredentials
-        }
-        throttle.reset(email: email)
+        let account = try await authenticate(email: email, password: credentials.password, clientAddress: clientAddress)
         let token = BearerToken()
         let deviceId = try await pool.withTransaction { connection in
             var deviceId = UUID()
