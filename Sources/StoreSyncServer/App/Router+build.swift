@@ -11,16 +11,23 @@ func buildRouter(
     router.add(middleware: RequestIdMiddleware())
     router.add(middleware: ServerTimingMiddleware())
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: ExpectContinueMiddleware())
     let limit = configuration.maxBodyBytes
 
-    HealthController(pool: dependencies.pool).addRoutes(to: router)
+    HealthController(pool: dependencies.healthPool).addRoutes(to: router)
     ServiceInfoController(snapshots: dependencies.snapshots, metrics: metrics, openAPIDocument: OpenAPIDocument.data)
         .addRoutes(to: router)
 
     let v1 = router.group("v1")
-    AccountController(accounts: dependencies.accounts, maxBodyBytes: limit).addRoutes(to: v1)
+    // Routes that need no credentials get small bodies: anyone may send them.
+    AccountController(
+        accounts: dependencies.accounts, maxBodyBytes: min(limit, configuration.maxAnonymousBodyBytes),
+        trustedProxies: configuration.trustedProxies
+    ).addRoutes(to: v1)
     CatalogController(catalog: dependencies.catalog, maxBodyBytes: limit).addRoutes(to: v1)
-    NotificationController(notifications: dependencies.notifications, maxBodyBytes: limit).addRoutes(to: v1)
+    NotificationController(
+        notifications: dependencies.notifications, maxBodyBytes: min(limit, NotificationController.largestNotification)
+    ).addRoutes(to: v1)
 
     let device = v1.group()
         .add(middleware: DeviceAuthenticator(accounts: dependencies.accounts))
