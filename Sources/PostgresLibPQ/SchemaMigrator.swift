@@ -54,16 +54,42 @@ public struct SchemaMigrator: Sendable {
     public func migrate(_ pool: ConnectionPool) async throws -> [String] {
         let migrations = try migrations()
         return try await pool.withConnection { connection in
-            try await connection.execute("SELECT pg_advisory_lock(\(Self.advisoryLockKey))")
-            do {
-                let applied = try await applyPending(migrations, on: connection)
-                try await connection.execute("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))")
-                return applied
-            } catch {
-                // Ending the session would release the lock too; a dead connection does.
-                _ = try? await connection.execute("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))")
-                throw error
+            try await withoutTimeouts(on: connection) {
+                try await connection.execute("SELECT pg_advisory_lock(\(Self.advisoryLockKey))")
+                do {
+                    let applied = try await applyPending(migrations, on: connection)
+                    try await connection.execute("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))")
+                    return applied
+                } catch {
+                    // Ending the session would release the lock too; a dead connection does.
+                    _ = try? await connection.execute("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))")
+                    throw error
+                }
             }
+        }
+    }
+
+    /// Runs `body` with the session's `statement_timeout` and `lock_timeout` off, then puts back
+    /// what the connection had: a migration may take as long as it needs (an index on a large
+    /// table), and a second process waits on the advisory lock for as long as the first
+    /// migrates, whatever timeouts the pool's connections carry for ordinary statements.
+    private func withoutTimeouts<R: Sendable>(on connection: PostgresConnection, _ body: () async throws -> R) async throws -> R {
+        let saved = try await connection.query(
+            "SELECT current_setting('statement_timeout'), current_setting('lock_timeout')"
+        ).first.map { try $0.decode((String, String).self) }
+        try await connection.execute("SELECT set_config('statement_timeout', '0', false), set_config('lock_timeout', '0', false)")
+        let restore = {
+            guard let (statement, lock) = saved else { return }
+            try await connection.execute(
+                "SELECT set_config('statement_timeout', \(statement), false), set_config('lock_timeout', \(lock), false)")
+        }
+        do {
+            let result = try await body()
+            try await restore()
+            return result
+        } catch {
+            try? await restore()
+            throw error
         }
     }
 

@@ -71,16 +71,24 @@ public func buildApplication(
         logger.logLevel = configuration.logLevel
         return logger
     }()
-    let pool = ConnectionPool(configuration: database.withServerSessionSettings, size: configuration.databasePoolSize, logger: logger)
+    let pool = ConnectionPool(
+        configuration: database.withServerSessionSettings(configuration), size: configuration.databasePoolSize, logger: logger)
     let schema = try SchemaLocation.resolve(configured: configuration.schemaDirectory)
     let feed = try ChangeFeed(database: database, logger: logger)
     let dependencies = try AppDependencies(configuration: configuration, pool: pool, feed: feed, logger: logger, now: now)
     let router = buildRouter(dependencies: dependencies, configuration: configuration, metrics: metrics)
 
     let host = configuration.httpHost
+    // Idle connections (also one stopped halfway through a request) close after
+    // HTTP_IDLE_TIMEOUT_SECONDS; at most HTTP_MAX_CONNECTIONS are open; `100 Continue` waits
+    // for the route (ExpectContinueHandler).
+    let connections = ConnectionLimit(maximum: configuration.httpMaxConnections)
     var app = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()])),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [connections.handler(), ExpectContinueHandler()],
+                idleTimeout: .seconds(Int64(configuration.httpIdleTimeoutSeconds)))),
         configuration: .init(address: .hostname(host, port: configuration.httpPort), serverName: "StoreSync"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.httpPort
@@ -90,7 +98,7 @@ public func buildApplication(
         eventLoopGroupProvider: .shared(HTTPEventLoops.group(threads: configuration.httpEventLoops)),
         logger: logger
     )
-    app.addServices(pool, feed.listener, feed, PoolMetricsService(pool: pool))
+    app.addServices(pool, dependencies.healthPool, feed.listener, feed, PoolMetricsService(pool: pool))
     app.beforeServerStarts {
         let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
@@ -107,6 +115,9 @@ public func buildApplication(
 /// The services the controllers use, wired from configuration.
 struct AppDependencies: Sendable {
     let pool: ConnectionPool
+    /// One connection of its own for `/health/ready`, so a saturated request pool does not
+    /// make a healthy database look down.
+    let healthPool: ConnectionPool
     let accounts: AccountService
     let catalog: CatalogService
     let snapshots: SnapshotService
@@ -129,14 +140,15 @@ struct AppDependencies: Sendable {
             throw ConfigurationError.invalid(.signingKey, "not a raw Ed25519 private key")
         }
         self.pool = pool
+        healthPool = ConnectionPool(configuration: pool.configuration, size: 1, checkoutTimeout: .seconds(5), logger: logger)
         snapshots = SnapshotService(
             signer: signer, offlineGraceSeconds: configuration.offlineGraceSeconds, feed: feed,
             capacity: configuration.snapshotCacheEntries)
         catalog = CatalogService(pool: pool, logger: logger)
         let sessionCache = SessionCache(feed: feed)
         accounts = AccountService(
-            pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost),
-            throttle: LoginThrottle(limits: configuration.loginLimits), sessionCache: sessionCache, now: now,
+            pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost, capacity: configuration.passwordChecks),
+            throttle: LoginThrottle(pool: pool, limits: configuration.loginLimits), sessionCache: sessionCache, now: now,
             logger: logger)
         feed?.attach(ChangeFeed.Subscribers(snapshots: snapshots, sessions: sessionCache, catalog: catalog))
         let verification = VerificationService(
@@ -167,21 +179,5 @@ struct AppDependencies: Sendable {
         } catch {
             throw ConfigurationError.invalid(.environment, "\(error)")
         }
-    }
-}
-
-extension PostgresConfiguration {
-    /// The connection settings every StoreSync statement is written for.
-    ///
-    /// `plan_cache_mode = force_generic_plan`: every statement the server prepares is an
-    /// indexed lookup or a batch write whose best plan does not depend on its parameter values.
-    /// PostgreSQL's default re-plans a prepared statement on every execution while its custom
-    /// plans look cheaper than the generic one, and the batched entitlement lookup (an array of
-    /// a few account ids, which a generic plan counts as ten) always looked so: planning costs
-    /// more than running it.
-    var withServerSessionSettings: PostgresConfiguration {
-        var configuration = self
-        configuration.sessionSettings["plan_cache_mode"] = "force_generic_plan"
-        return configuration
     }
 }

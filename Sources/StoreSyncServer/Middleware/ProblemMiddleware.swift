@@ -36,6 +36,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             // Text PostgreSQL cannot store: a U+0000 in some field of the request that no rule
             // of ours caught first. The statement failed, so nothing was written.
             return .invalidRequest("a text field holds the NUL character (U+0000), which cannot be stored")
+        case let database as PostgresError where database.code == .lockNotAvailable || database.code == .queryCanceled:
+            // DATABASE_LOCK_TIMEOUT_SECONDS or DATABASE_STATEMENT_TIMEOUT_SECONDS ran out: the
+            // transaction rolled back, so nothing was written; the client may retry.
+            context.logger.warning("database statement timed out", metadata: ["db.sqlstate": "\(database.code)"])
+            return .serviceUnavailable("the database is busy; retry shortly")
         case let database as PostgresError where database.isConnectionError:
             context.logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: database))"])
             return .serviceUnavailable("the database is unavailable; retry shortly")
