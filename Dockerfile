@@ -6,6 +6,8 @@ WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
+# Sources/StoreSyncServer/Resources/Schema links here: the migrations are bundled with the server.
+COPY Schema ./Schema
 RUN swift build -c release --product storesync \
     && mkdir -p /staging \
     && cp "$(swift build -c release --show-bin-path)/storesync" /staging/ \

@@ -133,7 +133,11 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/openapi.yaml")],
+            // Resources/Schema links to the package's Schema/: its migrations are copied into the
+            // server's resource bundle (processed resources follow the link; copied ones would
+            // keep it), so no binary reads them from its working directory.
+            exclude: ["Resources/Schema/README.md"],
+            resources: [.copy("Resources/openapi.yaml"), .process("Resources/Schema")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
