@@ -20,13 +20,15 @@ import Testing
         }
     }
 
+    /// A live server: were the statement never cancelled, the client's own timeout would end
+    /// the request and the test, never a request waiting for the test's lock.
     @Test func aStatementWaitingForALockFailsAfterTheLockTimeoutWith503() async throws {
-        try await withTestApp(configure: {
+        try await withLiveServer(configure: {
             $0.databaseLockTimeoutSeconds = 1
             $0.databaseStatementTimeoutSeconds = 0
         }) { app in
             let blocked = try await Self.holdingAccountsLocked(on: app) {
-                try await app.send("POST", "/v1/accounts", json: Self.newAccount, timeout: .seconds(60))
+                try await app.send("POST", "/v1/accounts", json: Self.newAccount, timeout: .seconds(30))
             }
             #expect(blocked.status == 503)
             #expect(blocked.header("Retry-After") != nil)
@@ -35,12 +37,12 @@ import Testing
     }
 
     @Test func aStatementRunningPastTheStatementTimeoutFailsWith503() async throws {
-        try await withTestApp(configure: {
+        try await withLiveServer(configure: {
             $0.databaseLockTimeoutSeconds = 0
             $0.databaseStatementTimeoutSeconds = 1
         }) { app in
             let blocked = try await Self.holdingAccountsLocked(on: app) {
-                try await app.send("POST", "/v1/accounts", json: Self.newAccount, timeout: .seconds(60))
+                try await app.send("POST", "/v1/accounts", json: Self.newAccount, timeout: .seconds(30))
             }
             #expect(blocked.status == 503)
             #expect(try await app.count("accounts") == 0)
