@@ -1,11 +1,4 @@
 internal import Foundation
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 extension EmbeddedPostgres {
     /// Writes who may connect, at every start (an older cluster's `trust` is replaced too):

@@ -1,12 +1,5 @@
 internal import Foundation
 internal import Logging
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 extension EmbeddedPostgres {
     /// What every pg_ctl and initdb call needs: where the tools are and who runs them.

@@ -1,13 +1,6 @@
 public import Foundation
 public import Logging
 internal import NIOConcurrencyHelpers
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 /// A private PostgreSQL cluster in a directory of your choice, listening on a unix socket only.
 ///

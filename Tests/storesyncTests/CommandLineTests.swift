@@ -91,4 +91,18 @@ import Testing
         #expect(second.status == 0, "\(second.standardError)")
         #expect(second.standardOutput.contains("up to date"))
     }
+
+    /// A `Schema/` in the working directory is someone's files, not the server's migrations:
+    /// only STORESYNC_SCHEMA_DIR or the bundled ones are run (adversarial review, finding 11).
+    @Test func migrateNeverRunsASchemaDirectoryFoundInTheWorkingDirectory() throws {
+        let directory = try StoreSyncBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let planted = directory.appendingPathComponent("Schema")
+        try FileManager.default.createDirectory(at: planted, withIntermediateDirectories: true)
+        try Data("CREATE TABLE planted (x int);\n".utf8).write(to: planted.appendingPathComponent("0001_planted.sql"))
+        let outcome = try StoreSyncBinary.run(["migrate"], environment: minimal, directory: directory)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("applied 0001_init"))
+        #expect(!outcome.standardOutput.contains("planted"))
+    }
 }

@@ -50,31 +50,30 @@ import Testing
         }
     }
 
-    @Test func anUnauthenticatedRequestIsNotInvitedToSendItsBody() async throws {
+    /// A request its route refuses without reading the body — no valid token, or a declared
+    /// length over the route's limit — gets its final answer instead of `100 Continue`, and the
+    /// connection closes (the client never sends the body it announced).
+    @Test(arguments: [
+        (
+            "POST /v1/restore HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer not-a-token\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 5000000\r\nExpect: 100-continue\r\n\r\n",
+            "HTTP/1.1 401"
+        ),
+        (
+            "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 1048576\r\nExpect: 100-continue\r\n\r\n",
+            "HTTP/1.1 413"
+        ),
+    ])
+    func aRequestThatMayNotProceedIsNotInvitedToSendItsBody(head: String, answer expected: String) async throws {
         try await withLiveServer { server in
-            let head = "POST /v1/restore HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer not-a-token\r\n"
-                + "Content-Type: application/json\r\nContent-Length: 5000000\r\nExpect: 100-continue\r\n\r\n"
             let answer = try await RawHTTPConnection.run(port: server.port) { connection in
                 try connection.transmit(head)
                 let answer = try connection.readHead()
                 try connection.waitUntilClosed()
                 return answer
             }
-            #expect(answer.hasPrefix("HTTP/1.1 401"), "\(answer)")
-        }
-    }
-
-    @Test func aBodyOverTheRoutesLimitIsNotInvited() async throws {
-        try await withLiveServer { server in
-            let head = "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                + "Content-Length: 1048576\r\nExpect: 100-continue\r\n\r\n"
-            let answer = try await RawHTTPConnection.run(port: server.port) { connection in
-                try connection.transmit(head)
-                let answer = try connection.readHead()
-                try connection.waitUntilClosed()
-                return answer
-            }
-            #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+            #expect(answer.hasPrefix(expected), "\(answer)")
         }
     }
 
