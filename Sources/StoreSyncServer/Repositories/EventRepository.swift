@@ -45,6 +45,22 @@ struct EventRepository: Sendable {
             """)
     }
 
+    /// Whether the account has an event of this kind about this transaction of the purchase:
+    /// what makes an announced renewal or expiry appear once however often Apple repeats it.
+    func contains(
+        _ kind: NewEvent.Kind, accountId: UUID, originalTransactionId: String, transactionId: String,
+        on connection: PostgresConnection
+    ) async throws -> Bool {
+        !(try await connection.query(
+            """
+            SELECT 1 FROM events
+            WHERE account_id = \(accountId) AND original_transaction_id = \(originalTransactionId)
+              AND kind = \(kind.rawValue) AND transaction_id = \(transactionId)
+            LIMIT 1
+            """
+        ).isEmpty)
+    }
+
     /// Every event about a purchase, oldest first.
     func events(of originalTransactionId: String, on connection: PostgresConnection) async throws -> [PurchaseEvent] {
         try await connection.query(
