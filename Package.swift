@@ -258,6 +258,7 @@ let package = Package(
                 "StoreSyncAPI",
                 "StoreSyncCore",
                 "PostgresLibPQ",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

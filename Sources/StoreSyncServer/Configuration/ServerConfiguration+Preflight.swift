@@ -1,6 +1,6 @@
 extension ServerConfiguration {
-    /// Checks the files the settings name — the migrations directory, the trusted roots and the
-    /// catalog — the way ``buildApplication(configuration:database:metrics:logger:now:onServerRunning:)``
+    /// Checks the files the settings name — the migrations directory, the trusted roots, the
+    /// catalog and the App Store Server API key — the way ``buildApplication(configuration:database:metrics:logger:now:onServerRunning:)``
     /// will read them.
     ///
     /// `storesync serve` runs it before it starts a database: a mistyped path then stops
@@ -12,5 +12,6 @@ extension ServerConfiguration {
         _ = try SchemaLocation.resolve(configured: schemaDirectory)
         _ = try AppDependencies.verifierConfiguration(self)
         if let catalogPath { _ = try CatalogService.products(inFile: catalogPath) }
+        _ = try appStoreAPIConfigurations()
     }
 }

@@ -51,6 +51,11 @@ extension ServerConfiguration {
         snapshotCacheEntries = try settings.integer(.snapshotCacheEntries, in: 0...10_000_000) ?? snapshotCacheEntries
         passwordHashCost = try settings.integer(.bcryptCost, in: 4...31).map(UInt8.init) ?? passwordHashCost
         maxRestoreEntries = try settings.integer(.maxRestoreEntries, in: 1...1_000_000) ?? maxRestoreEntries
+        appStoreAPIKey = try AppStoreAPIKeySettings(
+            keyId: settings.optional(.appStoreAPIKeyId), issuerId: settings.optional(.appStoreAPIIssuerId),
+            privateKeyPath: settings.optional(.appStoreAPIPrivateKey))
+        appStoreAPIURL = try settings.url(.appStoreAPIURL)
+        reconcilePerMinute = try settings.integer(.reconcilePerMinute, in: Self.reconcileRates) ?? reconcilePerMinute
         if let level = settings.optional(.logLevel) {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw .invalid(.logLevel, "expected trace, debug, info, notice, warning, error or critical, got '\(level)'")

@@ -45,6 +45,19 @@ public struct ServerConfiguration: Sendable {
     /// Sign-in throttling per email and per client address.
     public var loginLimits = LoginLimits()
     public var logLevel: Logger.Level = .info
+    /// The App Store Server API key; `nil`: the routes and jobs that need the API are off.
+    public var appStoreAPIKey: AppStoreAPIKeySettings?
+    /// Where App Store Server API requests go for every environment; `nil`: Apple's, by environment.
+    public var appStoreAPIURL: URL?
+    /// Subscriptions due without a notification that the background job refreshes per minute
+    /// at most; 0 turns the job off.
+    public var reconcilePerMinute = 30
+    /// How long the job waits before it looks again when nothing is due (not an environment
+    /// setting: tests shorten it).
+    public var reconcileIdleInterval = Duration.seconds(60)
+    /// How long `POST /v1/admin/appstore/test-notification` waits for the notification (not an
+    /// environment setting).
+    public var testNotificationWait = Duration.seconds(20)
 
     /// Creates a configuration with the two settings that have no default.
     ///
@@ -75,6 +88,11 @@ public struct ServerConfiguration: Sendable {
         if !(4...31).contains(passwordHashCost) { throw .invalid(.bcryptCost, "bcrypt's cost is 4 to 31") }
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {
             throw .invalid(.adminAPIKey, "use at least 16 characters")
+        }
+        if !Self.reconcileRates.contains(reconcilePerMinute) {
+            throw .invalid(
+                .reconcilePerMinute,
+                "expected \(Self.reconcileRates.lowerBound) to \(Self.reconcileRates.upperBound), got \(reconcilePerMinute)")
         }
     }
 }

@@ -74,6 +74,20 @@ extension Setting {
     static let maxRestoreEntries = Setting(
         "storesync.maxRestoreEntries", "STORESYNC_MAX_RESTORE_ENTRIES", "most entries one restore may carry (default 20000)")
     static let logLevel = Setting("log.level", "LOG_LEVEL", "trace, debug, info (default), notice, warning, error")
+    static let appStoreAPIKeyId = Setting(
+        "storesync.appstoreApi.keyId", "STORESYNC_APPSTORE_API_KEY_ID",
+        "App Store Server API key id from App Store Connect; set the three API settings together, or none")
+    static let appStoreAPIIssuerId = Setting(
+        "storesync.appstoreApi.issuerId", "STORESYNC_APPSTORE_API_ISSUER_ID", "App Store Server API issuer id")
+    static let appStoreAPIPrivateKey = Setting(
+        "storesync.appstoreApi.privateKey", "STORESYNC_APPSTORE_API_PRIVATE_KEY",
+        "path of the App Store Server API .p8 private key")
+    static let appStoreAPIURL = Setting(
+        "storesync.appstoreApi.url", "STORESYNC_APPSTORE_API_URL",
+        "App Store Server API base URL for every environment (default Apple's, by environment)")
+    static let reconcilePerMinute = Setting(
+        "storesync.reconcilePerMinute", "STORESYNC_RECONCILE_PER_MINUTE",
+        "subscriptions due without a notification refreshed per minute at most (default 30; 0 turns it off)")
 
     /// Every setting, in the order `--help` lists them.
     public static let all: [Setting] = [
@@ -81,6 +95,7 @@ extension Setting {
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
         .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCache, .snapshotCacheEntries,
-        .logLevel,
+        .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId, .appStoreAPIPrivateKey, .appStoreAPIURL,
+        .reconcilePerMinute,
     ]
 }
