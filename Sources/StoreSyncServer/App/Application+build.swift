@@ -53,6 +53,9 @@ public func buildApplication(
         logger: logger
     )
     app.addServices(pool, feed.listener, feed, PoolMetricsService(pool: pool))
+    let started = StartupGate()
+    app.services += dependencies.appStore.backgroundServices(after: started)
+    dependencies.appStore.announce()
     app.beforeServerStarts {
         let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
@@ -62,6 +65,7 @@ public func buildApplication(
         } else {
             try await dependencies.catalog.reload()
         }
+        started.open()
     }
     return app
 }
@@ -75,6 +79,7 @@ struct AppDependencies: Sendable {
     let sync: PurchaseSyncService
     let lookups: LookupService
     let notifications: NotificationService
+    let appStore: AppStoreServices
 
     init(
         configuration: ServerConfiguration, pool: ConnectionPool, feed: ChangeFeed?, logger: Logger,
@@ -111,6 +116,9 @@ struct AppDependencies: Sendable {
             pool: pool, catalog: catalog, snapshots: snapshots,
             concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), now: now)
         notifications = NotificationService(pool: pool, verifier: verifier, snapshots: snapshots, logger: logger)
+        appStore = try AppStoreServices(
+            configuration: configuration, verifier: verifier, pool: pool, catalog: catalog, snapshots: snapshots,
+            notifications: notifications, logger: logger, now: now)
     }
 
     static func verifierConfiguration(_ configuration: ServerConfiguration) throws -> VerifierConfiguration {

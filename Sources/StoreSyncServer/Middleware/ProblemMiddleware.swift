@@ -28,6 +28,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return ProblemError(refused)
         case let refused as VerificationError:
             return ProblemError(refused)
+        case let failure as AppStoreAPIFailure:
+            if case .apple = failure {
+                context.logger.warning("App Store Server API call failed", metadata: ["error": "\(failure)"])
+            }
+            return ProblemError(failure)
         case is NIOTooManyBytesError:
             return ProblemError(.payloadTooLarge, status: .contentTooLarge, detail: "the body is too large")
         case let httpError as HTTPError:
