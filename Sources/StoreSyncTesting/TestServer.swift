@@ -64,6 +64,8 @@ public final class TestServer: Sendable {
     ///   - clock: The clock the server reads.
     ///   - database: A database to serve (the server migrates it), such as one in a
     ///     ``TestDatabase/dedicatedCluster(named:options:)``; nil for a fresh one in the shared cluster.
+    ///   - pki: The test PKI the server trusts, when something else signs with it too (an App
+    ///     Store Server API stand-in); a fresh one by default.
     ///   - configure: Changes to the test configuration (transfer policy, limits, …).
     /// - Returns: The running server.
     /// - Throws: When the database or the server cannot start.
@@ -71,9 +73,10 @@ public final class TestServer: Sendable {
         catalog: [CatalogProduct] = TestCatalog.products,
         clock: TestClock = TestClock(),
         database: PostgresConfiguration? = nil,
+        pki: TestPKI? = nil,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
-        try await start(catalog: catalog, clock: clock, sharingWith: nil, database: database, configure: configure)
+        try await start(catalog: catalog, clock: clock, sharingWith: nil, database: database, pki: pki, configure: configure)
     }
 
     /// Starts a second instance of a running server: the same database, trusted roots, keys
@@ -87,12 +90,12 @@ public final class TestServer: Sendable {
     public static func secondInstance(
         of first: TestServer, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
-        try await start(catalog: [], clock: first.clock, sharingWith: first, database: nil, configure: configure)
+        try await start(catalog: [], clock: first.clock, sharingWith: first, database: nil, pki: nil, configure: configure)
     }
 
     private static func start(
         catalog: [CatalogProduct], clock: TestClock, sharingWith first: TestServer?, database: PostgresConfiguration?,
-        configure: @Sendable (inout ServerConfiguration) -> Void
+        pki: TestPKI?, configure: @Sendable (inout ServerConfiguration) -> Void
     ) async throws -> TestServer {
         if let first {
             var configuration = first.configuration
@@ -103,7 +106,7 @@ public final class TestServer: Sendable {
                 signer: first.signer, adminKey: first.adminKey, signingPublicKey: first.signingPublicKey, clock: clock,
                 scratch: nil)
         }
-        let pki = try TestPKI.make()
+        let pki = try pki ?? TestPKI.make()
         let signer = AppStoreTestSigner(pki: pki)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storesync-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
