@@ -1,6 +1,8 @@
 import AppStorePayloads
 import Foundation
+import Logging
 import PostgresLibPQ
+import Prometheus
 import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncServer
@@ -52,5 +54,20 @@ import Testing
             #expect(try await server.count("notification_recoveries") == 0)
             #expect(try await server.count("job_leases") == 0)
         }
+    }
+
+    @Test func startUpSaysOnceAtNoticeThatTheAPIIsOffAndWhatThatTurnsOff() async throws {
+        let (logger, logs) = CapturingLogHandler.logger()
+        var configuration = ServerConfiguration(bundleId: "com.example.storesync", environment: .sandbox)
+        configuration.logLevel = .notice
+        configuration.schemaDirectory = TestDatabase.schemaDirectory.path
+        _ = try await buildApplication(
+            configuration: configuration,
+            database: PostgresConfiguration(unixSocketDirectory: "/nonexistent", user: "nobody", database: "none"),
+            metrics: PrometheusCollectorRegistry(), logger: logger)
+        let said = logs.all.filter { $0.message.contains("App Store Server API") }
+        #expect(said.map(\.level) == [.notice])
+        #expect(said.first?.message.contains("STORESYNC_APPSTORE_API_PRIVATE_KEY") == true)
+        #expect(said.first?.message.contains("503") == true)
     }
 }
