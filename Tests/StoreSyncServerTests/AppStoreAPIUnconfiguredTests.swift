@@ -33,13 +33,16 @@ import Testing
         }
     }
 
-    @Test func theRoutesAreRefusedWithoutTheAdminKeyFirst() async throws {
+    @Test func theRoutesAreRefusedWithoutTheAdminKeyEvenToADevice() async throws {
         try await withServer { server in
+            let device = try await server.signUp()
             for (method, path) in Self.routes {
                 let anonymous = try await server.send(method, path)
                 let wrongKey = try await server.send(method, path, token: "test-admin-key-wrong")
+                let deviceToken = try await server.send(method, path, token: device.token)
                 #expect(anonymous.status == 401, "\(method) \(path)")
                 #expect(wrongKey.status == 401, "\(method) \(path)")
+                #expect(deviceToken.status == 401, "a device's token is no admin key: \(method) \(path)")
             }
         }
     }

@@ -62,4 +62,17 @@ import Testing
             #expect(await apple.requests.filter { $0.path.hasPrefix("/inApps/v1/lookup") }.isEmpty)
         }
     }
+
+    @Test func aProductionServerFindsASandboxOrderInTheSandbox() async throws {
+        try await withAppStoreAPIServer(configure: { $0.environment = .production }) { server, apple in
+            let purchase = TestPurchases.record(purchased: server.clock.now())
+            await apple.addTransactions([purchase])
+            await apple.addOrder("REVIEW1", transactionIds: [purchase.transactionId])
+
+            let order = try await server.send("GET", "/v1/admin/orders/REVIEW1", token: server.adminKey)
+                .decode(OrderLookupResponse.self)
+            #expect(order.environment == .sandbox)
+            #expect(order.transactions.map(\.transactionId) == [purchase.transactionId])
+        }
+    }
 }

@@ -184,4 +184,21 @@ import Testing
             #expect(await apple.requests.filter { $0.path.contains("/1000") }.isEmpty)
         }
     }
+
+    @Test func aProductionServerAsksSandboxWhenProductionDoesNotKnowThePurchase() async throws {
+        try await withAppStoreAPIServer(configure: { $0.environment = .production }) { server, apple in
+            let account = try await server.signUp()
+            // Bought by App Review in the sandbox against the production app.
+            let purchase = TestPurchases.record(purchased: server.clock.now(), token: account.appAccountToken)
+            await apple.addTransactions([purchase])
+
+            let first = try await server.refresh(purchase.originalTransactionId).decode(PurchaseRefreshResponse.self)
+            #expect(first.environment == .sandbox)
+            #expect(first.holders == [account.accountId])
+            let again = try await server.refresh(purchase.originalTransactionId).decode(PurchaseRefreshResponse.self)
+            #expect(again.environment == .sandbox, "the stored environment picks the API")
+            #expect(again.skippedItems == 0, "the production API was not asked again")
+            #expect(try await server.entitlementIds(token: account.token) == ["premium"])
+        }
+    }
 }

@@ -34,7 +34,8 @@ struct ReconciliationService: Sendable {
     /// production, then of sandbox.
     ///
     /// - Parameter originalTransactionId: The purchase.
-    /// - Returns: What changed; `nil` when Apple knows no such purchase.
+    /// - Returns: What changed; `nil` when Apple knows no such purchase (or none of its items
+    ///   verify).
     /// - Throws: ``RequestError`` for an id of the wrong shape, ``AppStoreAPIFailure``.
     func refresh(_ originalTransactionId: String) async throws -> Refreshed? {
         let chain = try AppStoreIds.transactionId(originalTransactionId, field: "originalTransactionId")
@@ -72,7 +73,7 @@ struct ReconciliationService: Sendable {
     }
 
     /// Apple's versions of one purchase from one environment's API, and how many items were
-    /// refused; `nil` when Apple lists nothing of the purchase.
+    /// refused; `nil` when Apple lists nothing of the purchase that verifies.
     private func versions(of chain: String, from client: AppStoreServerAPIClient)
         async throws(AppStoreServerAPIError) -> (AppleVersions, Int)?
     {
@@ -85,7 +86,9 @@ struct ReconciliationService: Sendable {
             skipped += statuses.skipped.count
             status = statuses.groups.lazy.flatMap(\.items).first { $0.transaction.record.originalTransactionId == chain }
         }
-        guard !listed.isEmpty || status != nil || skipped > 0 else { return nil }
+        // Nothing verified of the purchase: this environment does not know it (a production API
+        // answering with sandbox items, which its verifier refuses, knows it no better).
+        guard !listed.isEmpty || status != nil else { return nil }
         let verified = listed + (status.map { [$0.transaction] } ?? [])
         let renewals = verified.filter { $0.payload.transactionReason == .renewal }.map(\.record.transactionId)
         let versions = AppleVersions(
