@@ -68,21 +68,37 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // A throwaway PostgreSQL cluster per test process and fresh databases in it: the
+        // tests of PostgresLibPQ and of StoreSync share it.
+        .target(
+            name: "PostgresLibPQTesting",
+            dependencies: ["PostgresLibPQ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Domain and wire
 
         .target(name: "StoreSyncCore", swiftSettings: strictSettings),
         .target(name: "StoreSyncAPI", dependencies: ["StoreSyncCore"], swiftSettings: strictSettings),
-
-        // MARK: Verification
-
         // Apple's signed payload formats, decoded but not verified: shared by the verifier and
         // the client (which may read a JWS it cannot verify).
         .target(name: "AppStorePayloads", dependencies: ["StoreSyncCore"], swiftSettings: strictSettings),
+        // Internal (no product): the wire's fast paths, below everything that reads or writes
+        // the wire and above the plain Codable types (see its landing page).
+        .target(
+            name: "StoreSyncWire",
+            dependencies: ["AppStorePayloads", "StoreSyncAPI", "StoreSyncCore"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Verification
+
         .target(
             name: "AppStoreVerification",
             dependencies: [
                 "AppStorePayloads",
                 "StoreSyncCore",
+                "StoreSyncWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -103,6 +119,7 @@ let package = Package(
                 "PostgresLibPQ",
                 "StoreSyncAPI",
                 "StoreSyncCore",
+                "StoreSyncWire",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -143,6 +160,8 @@ let package = Package(
                 "AppStorePayloads",
                 "StoreSyncAPI",
                 "StoreSyncCore",
+                // Checks snapshot signatures over the canonical bytes the server signs.
+                "StoreSyncWire",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
@@ -155,13 +174,16 @@ let package = Package(
             dependencies: [
                 "AppStoreVerification",
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
                 "StoreSyncAPI",
                 "StoreSyncClient",
                 "StoreSyncCore",
                 "StoreSyncServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -213,6 +235,7 @@ let package = Package(
             name: "PostgresLibPQTests",
             dependencies: [
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -225,13 +248,18 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreSyncAPITests",
-            dependencies: ["StoreSyncAPI", "StoreSyncCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AppStorePayloadsTests",
+            dependencies: ["AppStorePayloads", "StoreSyncCore", "StoreSyncTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreSyncWireTests",
             dependencies: [
-                "AppStorePayloads", "StoreSyncCore", "StoreSyncTesting",
+                "AppStorePayloads", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting", "StoreSyncWire",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -257,7 +285,9 @@ let package = Package(
                 "StoreSyncTesting",
                 "StoreSyncAPI",
                 "StoreSyncCore",
+                "StoreSyncWire",
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -269,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "storesyncTests",
             dependencies: [
-                "storesync", "PostgresLibPQ", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting",
+                "storesync", "PostgresLibPQ", "PostgresLibPQTesting", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -277,7 +307,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreSyncClientTests",
-            dependencies: ["StoreSyncClient", "StoreSyncTesting", "StoreSyncAPI", "StoreSyncCore"],
+            dependencies: ["StoreSyncClient", "StoreSyncTesting", "StoreSyncAPI", "StoreSyncCore", "StoreSyncWire"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -290,6 +320,7 @@ let package = Package(
                 "StoreSyncAPI",
                 "StoreSyncCore",
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
             ],
             swiftSettings: strictSettings
         ),

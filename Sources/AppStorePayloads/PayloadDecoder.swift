@@ -1,4 +1,5 @@
 import Foundation
+import StoreSyncCore
 
 /// Decodes the JSON parts of signed data, turning every decoding failure into a
 /// ``PayloadError/malformed(_:)`` that names the field.
@@ -29,33 +30,20 @@ extension DecodingError {
     package var fieldDescription: String {
         switch self {
         case .typeMismatch(let type, let context):
-            "\(context.fieldPath) has the wrong type (expected \(type))"
+            "\(Self.path(context.codingPath)) has the wrong type (expected \(type))"
         case .valueNotFound(let type, let context):
-            "\(context.fieldPath) is null (expected \(type))"
+            "\(Self.path(context.codingPath)) is null (expected \(type))"
         case .keyNotFound(let key, let context):
-            "\(context.fieldPath(appending: key)) is missing"
+            "\(Self.path(context.codingPath + [key])) is missing"
         case .dataCorrupted(let context):
-            context.codingPath.isEmpty ? "not valid JSON" : "\(context.fieldPath) is invalid"
+            context.codingPath.isEmpty ? "not valid JSON" : "\(Self.path(context.codingPath)) is invalid"
         @unknown default:
             "cannot be decoded"
         }
     }
-}
 
-extension DecodingError.Context {
     /// The dotted path of the field, e.g. `data.signedTransactionInfo`, or `the document`.
-    package var fieldPath: String {
-        codingPath.isEmpty ? "the document" : codingPath.map(\.pathComponent).joined(separator: ".")
-    }
-
-    package func fieldPath(appending key: any CodingKey) -> String {
-        (codingPath + [key]).map(\.pathComponent).joined(separator: ".")
-    }
-}
-
-extension CodingKey {
-    fileprivate var pathComponent: String {
-        if let index = intValue { return "[\(index)]" }
-        return stringValue
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.fieldPath(topLevel: "the document")
     }
 }

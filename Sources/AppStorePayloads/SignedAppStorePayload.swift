@@ -4,15 +4,6 @@ package import Foundation
 package protocol SignedAppStorePayload: Decodable, Sendable {
     /// When Apple signed it; verification refuses a payload without one.
     var signingDate: Date? { get }
-
-    /// The payload read without `JSONDecoder` when it is in a plain form, exactly as
-    /// `JSONDecoder` would read it; `nil` to decode it with ``PayloadDecoder``.
-    static func fastDecoded(from bytes: [UInt8]) -> Self?
-}
-
-extension SignedAppStorePayload {
-    /// No fast path: ``PayloadDecoder`` decodes every payload of this kind.
-    package static func fastDecoded(from bytes: [UInt8]) -> Self? { nil }
 }
 
 extension TransactionPayload: SignedAppStorePayload {

@@ -68,6 +68,16 @@ public struct TransactionPayload: Sendable, Hashable, Codable {
     /// The share refunded, in thousandths of a percent, for a prorated refund.
     public var revocationPercentage: Int?
 
+    /// Apple's names, in the order of the fields above: the one list StoreSyncWire's fast
+    /// reader derives its own from.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier
+        case purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType
+        case signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment
+        case storefront, storefrontId, transactionReason, currency, price, offerDiscountType, appTransactionId
+        case offerPeriod, revocationType, revocationPercentage
+    }
+
     /// Creates a payload; every field defaults to absent.
     ///
     /// - Parameters:

@@ -1,6 +1,7 @@
 import AppStorePayloads
 public import Logging
 import StoreSyncCore
+import StoreSyncWire
 
 /// Verifies and decodes what Apple signs for an app: StoreKit 2 transactions and renewal
 /// info, and App Store Server Notifications V2 — the way Apple's App Store Server Library
@@ -85,7 +86,7 @@ public final class SignedDataVerifier: Sendable {
     ///
     /// Under the development switch a trust failure is forgiven and the evidence says so;
     /// form errors never are.
-    func verifiedPayload<Payload: SignedAppStorePayload>(_ text: String, as type: Payload.Type)
+    func verifiedPayload<Payload: SignedAppStorePayload & FastDecodable>(_ text: String, as type: Payload.Type)
         async throws(VerificationError) -> (Payload, Evidence)
     {
         let jws = try CompactJWS(text, verifiedChains: chainVerifier.cache)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StoreSyncCore
 import SwiftASN1
 public import X509
 
@@ -81,7 +82,7 @@ extension Certificate {
     /// Lower-case hex SHA-256 of the DER encoding: the fingerprint tools and Apple print.
     var sha256Fingerprint: String {
         guard let der = try? derBytes else { return "" }
-        return SHA256.hash(data: der).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: der).hexString
     }
 
     /// The DER encoding; a parsed certificate always re-serialises.

@@ -1,3 +1,6 @@
+// CLibPQ: libpq and the few POSIX calls PostgresLibPQ needs, as a system library module.
+// It owns nothing but this header: no Swift code, no logic. Only PostgresLibPQ imports it, with
+// `internal import`, so no C type reaches a public signature.
 #ifndef STORESYNC_CLIBPQ_SHIM_H
 #define STORESYNC_CLIBPQ_SHIM_H
 

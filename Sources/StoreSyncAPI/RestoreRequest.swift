@@ -29,4 +29,9 @@ public struct RestoreRequest: Sendable, Hashable, Codable {
         self.userInitiated = userInitiated
         self.dryRun = dryRun
     }
+
+    /// The wire names, which StoreSyncWire's fast reader derives its own from.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case entries, legacyFlags, userInitiated, dryRun
+    }
 }

@@ -3,8 +3,9 @@ public import StoreSyncCore
 
 /// An account's entitlements and transactions at one version, signed by the server.
 ///
-/// The signature is Ed25519 over ``signedBytes()`` (the canonical JSON of every field but
-/// ``signature``), so a client can trust a cached snapshot offline and detect tampering.
+/// The signature is Ed25519 over the canonical JSON of every field but ``signature`` (keys
+/// sorted by their UTF-8 bytes, no whitespace, RFC 3339 dates with milliseconds; written by
+/// StoreSyncWire), so a client can trust a cached snapshot offline and detect tampering.
 /// Transactions never carry `signedTransaction`: the server strips Apple's JWS, and so does
 /// every initializer here (decoding included), so the signed bytes never depend on it.
 public struct Snapshot: Sendable, Hashable, Codable {
@@ -20,7 +21,8 @@ public struct Snapshot: Sendable, Hashable, Codable {
     public var entitlements: [Entitlement]
     /// The account's transactions, without their JWS.
     public var transactions: [TransactionRecord]
-    /// Base64 of the Ed25519 signature over ``signedBytes()``; empty before signing.
+    /// Base64 of the Ed25519 signature over the canonical JSON of the other fields; empty
+    /// before signing.
     public var signature: String
 
     /// Creates a snapshot; dates are rounded to milliseconds and `signedTransaction` is removed
@@ -56,7 +58,8 @@ public struct Snapshot: Sendable, Hashable, Codable {
         self.signature = signature
     }
 
-    enum CodingKeys: String, CodingKey {
+    /// The wire names, which StoreSyncWire's writers derive their own from.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case accountId, version, generatedAt, validUntil, entitlements, transactions, signature
     }
 
@@ -81,10 +84,6 @@ public struct Snapshot: Sendable, Hashable, Codable {
     /// - Parameter encoder: The encoder.
     /// - Throws: An error of the encoder.
     public func encode(to encoder: any Encoder) throws {
-        try encode(to: encoder, includingSignature: true)
-    }
-
-    fileprivate func encode(to encoder: any Encoder, includingSignature: Bool) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(accountId, forKey: .accountId)
         try container.encode(version, forKey: .version)
@@ -92,48 +91,12 @@ public struct Snapshot: Sendable, Hashable, Codable {
         try container.encode(validUntil, forKey: .validUntil)
         try container.encode(entitlements, forKey: .entitlements)
         try container.encode(transactions, forKey: .transactions)
-        if includingSignature { try container.encode(signature, forKey: .signature) }
-    }
-
-    /// The bytes the signature covers: the canonical JSON of every field except ``signature``.
-    ///
-    /// - Returns: Canonical UTF-8 JSON.
-    /// - Throws: `EncodingError` when a date falls outside years 0001–9999.
-    public func signedBytes() throws -> Data {
-        var writer = SnapshotCanonicalWriter(expectedTransactions: transactions.count)
-        try writer.write(self)
-        return Data(writer.bytes)
-    }
-
-    /// ``signedBytes()`` through the generic `Codable` path of ``CanonicalJSON``: the
-    /// definition the direct writer is held to by a property test.
-    func codableSignedBytes() throws -> Data {
-        try CanonicalJSON.encode(SignedContent(snapshot: self))
-    }
-
-    /// A signed snapshot's JSON made from the bytes its signature covers, without encoding it
-    /// a second time: the signature becomes the first member of the signed object.
-    ///
-    /// JSON members are unordered, and a device checks the signature over the canonical bytes
-    /// it derives from the decoded snapshot, so the body's member order carries no meaning.
-    ///
-    /// - Parameters:
-    ///   - signedBytes: ``signedBytes()`` of the snapshot: a JSON object with members.
-    ///   - signature: Base64 of the Ed25519 signature over them (base64 needs no escaping).
-    /// - Returns: JSON that decodes to the snapshot with that signature.
-    public static func body(signedBytes: Data, signature: String) -> Data {
-        precondition(signedBytes.first == UInt8(ascii: "{") && signedBytes.count > 2, "signed bytes must be a JSON object with members")
-        var body = Data(capacity: signedBytes.count + signature.utf8.count + 16)
-        body.append(contentsOf: #"{"signature":""#.utf8)
-        body.append(contentsOf: signature.utf8)
-        body.append(contentsOf: #"","#.utf8)
-        body.append(signedBytes.dropFirst())
-        return body
+        try container.encode(signature, forKey: .signature)
     }
 
     /// This snapshot with a signature.
     ///
-    /// - Parameter signature: Base64 of the Ed25519 signature over ``signedBytes()``.
+    /// - Parameter signature: Base64 of the Ed25519 signature over the snapshot's canonical JSON.
     /// - Returns: A copy carrying the signature.
     public func signed(_ signature: String) -> Snapshot {
         var copy = self
@@ -161,10 +124,4 @@ public struct Snapshot: Sendable, Hashable, Codable {
         guard let entitlement = entitlement(entitlementId) else { return false }
         return entitlement.expiresAt.map { $0 > date } ?? true
     }
-}
-
-/// A snapshot's fields without the signature: what the signature covers.
-private struct SignedContent: Encodable {
-    let snapshot: Snapshot
-    func encode(to encoder: any Encoder) throws { try snapshot.encode(to: encoder, includingSignature: false) }
 }

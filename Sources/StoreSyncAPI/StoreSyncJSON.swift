@@ -36,7 +36,7 @@ public enum StoreSyncJSON {
         guard let text = RFC3339Timestamp.string(from: date) else {
             throw EncodingError.invalidValue(date, .init(
                 codingPath: encoder.codingPath,
-                debugDescription: "\(fieldName(encoder.codingPath)) is outside the years 0001–9999 RFC 3339 can write"))
+                debugDescription: "\(encoder.codingPath.fieldPath(topLevel: "value")) is outside the years 0001–9999 RFC 3339 can write"))
         }
         var container = encoder.singleValueContainer()
         try container.encode(text)
@@ -55,22 +55,9 @@ public enum StoreSyncJSON {
             let shown = text.count > 64 ? String(text.prefix(64)) + "…" : text
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "\(fieldName(decoder.codingPath)) must be an RFC 3339 date such as "
+                debugDescription: "\(decoder.codingPath.fieldPath(topLevel: "value")) must be an RFC 3339 date such as "
                     + "2026-11-22T10:15:30.123Z, not \"\(shown)\"")
         }
         return date
-    }
-
-    /// A coding path as people write it: `transactions[0].purchaseDate`.
-    static func fieldName(_ codingPath: [any CodingKey]) -> String {
-        var name = ""
-        for key in codingPath {
-            if let index = key.intValue, key.stringValue.hasPrefix("Index") || key.stringValue == String(index) {
-                name += "[\(index)]"
-            } else {
-                name += name.isEmpty ? key.stringValue : "." + key.stringValue
-            }
-        }
-        return name.isEmpty ? "value" : name
     }
 }

@@ -48,6 +48,11 @@ public struct Verdict: Sendable, Hashable, Codable {
         Verdict(originalTransactionId: "", transactionId: "", verdict: verdict, reason: reason, productId: productId)
     }
 
+    /// The wire names, which StoreSyncWire's writer derives its own from.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case originalTransactionId, transactionId, verdict, reason, productId
+    }
+
     /// Whether this verdict answers a legacy flag rather than a transaction.
     public var isLegacyFlag: Bool { transactionId.isEmpty && originalTransactionId.isEmpty }
 }

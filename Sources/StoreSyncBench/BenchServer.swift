@@ -21,17 +21,14 @@ struct BenchServer {
     var baseURL: URL { process.baseURL }
     var processIdentifier: Int32 { process.processIdentifier }
 
-    /// Starts `storesync serve` with the snapshot cache on or off (the off switch exists only
-    /// so this measurement can make every lookup reach PostgreSQL).
+    /// Starts `storesync serve` with the snapshot cache at its default size, or off (a cache of
+    /// no entries), so every lookup reaches PostgreSQL.
     static func start(plan: BenchPlan, workspace: BenchWorkspace, snapshotCache: Bool, label: String) async throws
         -> BenchServer
     {
-        try await launch(
-            plan: plan, workspace: workspace, label: label,
-            settings: [
-                "STORESYNC_DATA_DIR": workspace.dataDirectory.path,
-                "STORESYNC_SNAPSHOT_CACHE": snapshotCache ? "true" : "false",
-            ])
+        var settings = ["STORESYNC_DATA_DIR": workspace.dataDirectory.path]
+        if !snapshotCache { settings["STORESYNC_SNAPSHOT_CACHE_ENTRIES"] = "0" }
+        return try await launch(plan: plan, workspace: workspace, label: label, settings: settings)
     }
 
     /// Starts another `storesync serve` on this one's database, through its embedded

@@ -40,6 +40,11 @@ public struct Entitlement: Sendable, Hashable, Codable {
         self.source = source
     }
 
+    /// The wire names, which StoreSyncWire's canonical writer derives its own from.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case entitlementId, productId, originalTransactionId, expiresAt, ownershipType, source
+    }
+
     /// Whether access never ends.
     public var isLifetime: Bool { expiresAt == nil }
 }

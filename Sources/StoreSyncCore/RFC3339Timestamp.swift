@@ -35,7 +35,7 @@ public enum RFC3339Timestamp {
     ///   - text: Where the 24 bytes go.
     /// - Returns: `false`, with `text` unchanged, when the date falls outside years 0001–9999
     ///   or is not finite.
-    public static func append(_ date: Date, to text: inout [UInt8]) -> Bool {
+    package static func append(_ date: Date, to text: inout [UInt8]) -> Bool {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite, abs(seconds) < 1e12 else { return false }
         let milliseconds = date.millisecondsSince1970

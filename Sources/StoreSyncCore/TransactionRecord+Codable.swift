@@ -4,7 +4,9 @@ import Foundation
 /// `unverifiedJWS`, `claim`) with `verifiedAt` for receipts, and `signedTransaction` when
 /// the copy carries its JWS. Dates follow the coder's date strategy.
 extension TransactionRecord: Codable {
-    enum CodingKeys: String, CodingKey {
+    /// The wire names: the one list of the record's fields on the wire, which StoreSyncWire's
+    /// fast reader and canonical writer derive theirs from.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case transactionId, originalTransactionId, productId, productType
         case purchaseDate, originalPurchaseDate, expiresDate, revocationDate, revocationReason
         case isUpgraded, ownershipType, environment, appAccountToken, quantity, signedDate

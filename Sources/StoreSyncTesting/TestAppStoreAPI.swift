@@ -61,11 +61,11 @@ public struct TestAppStoreAPI: Sendable {
     public func startServer(
         database: PostgresConfiguration? = nil, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
-        let api = self
-        let server = try await TestServer.start(clock: clock, database: database, pki: standIn.signer.pki) { settings in
-            api.configure(&settings)
+        let setup = try await TestSetup.make(clock: clock, database: database, pki: standIn.signer.pki) { settings in
+            self.configure(&settings)
             configure(&settings)
         }
+        let server = try await TestServer.start(serving: setup)
         await standIn.setNotificationURL(server.baseURL.appendingPathComponent("v1/notifications/appstore"))
         return server
     }

@@ -11,25 +11,25 @@ struct MigrateCommand: AsyncParsableCommand {
         discussion: "Uses DATABASE_URL, or the embedded cluster under STORESYNC_DATA_DIR when it is unset."
     )
 
+    @OptionGroup var options: ConfigurationOptions
+
     func run() async throws {
-        let settings = try ServerConfiguration.fromEnvironment()
-        let logger = ProcessLogging.makeLogger(level: settings.logLevel)
-        let schema: SchemaLocation
-        do {
-            schema = try SchemaLocation.resolve(configured: settings.schemaDirectory)
-        } catch {
-            throw StartupFailure.exit("\(error)")
+        let reader = try options.reader()
+        let (schema, logger, database) = try await StartupFailure.reporting {
+            let settings = try ServerConfiguration(reader: reader)
+            let schema = try SchemaLocation.resolve(configured: settings.schemaDirectory)
+            let logger = ProcessLogging.makeLogger(level: settings.logLevel)
+            return (schema, logger, try await ServerDatabase.start(for: settings, logger: logger))
         }
-        let database = try await DatabaseRuntime.start(for: settings, logger: logger)
         let pool = ConnectionPool(configuration: database.configuration, size: 1, logger: logger)
         do {
             let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
             print(applied.isEmpty ? "storesync: the schema is up to date" : "storesync: applied \(applied.joined(separator: ", "))")
             await pool.shutdown()
-            await database.stop(logger: logger)
+            await database.stop()
         } catch {
             await pool.shutdown()
-            await database.stop(logger: logger)
+            await database.stop()
             throw StartupFailure.exit("migration failed: \(error)")
         }
     }

@@ -4,9 +4,14 @@ import Logging
 enum ProcessLogging {
     private static let bootstrapped: Void = LoggingSystem.bootstrap(DeferredMetadataLogHandler.init)
 
-    /// Bootstraps swift-log once (standard error) and returns a logger at `level`.
-    static func makeLogger(level: Logger.Level) -> Logger {
+    /// Bootstraps swift-log once: every logger writes to standard error.
+    static func bootstrap() {
         bootstrapped
+    }
+
+    /// Bootstraps swift-log once and returns a logger at `level`.
+    static func makeLogger(level: Logger.Level) -> Logger {
+        bootstrap()
         var logger = Logger(label: "storesync")
         logger.logLevel = level
         return logger

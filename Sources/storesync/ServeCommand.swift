@@ -1,6 +1,5 @@
 import ArgumentParser
 import Hummingbird
-import Logging
 import Metrics
 import Prometheus
 import StoreSyncServer
@@ -14,27 +13,16 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: ServerConfiguration.settingsHelp
     )
 
+    @OptionGroup var options: ConfigurationOptions
+
     func run() async throws {
-        let settings = try ServerConfiguration.fromEnvironment()
-        let logger = ProcessLogging.makeLogger(level: settings.logLevel)
+        let reader = try options.reader()
+        ProcessLogging.bootstrap()
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-
-        do {
-            try settings.checkReferencedFiles()
-        } catch let failure as ConfigurationError {
-            throw StartupFailure.exit(failure.description)
-        }
-        let database = try await DatabaseRuntime.start(for: settings, logger: logger)
-        do {
-            let app = try await buildApplication(
-                configuration: settings, database: database.configuration, metrics: registry, logger: logger)
+        try await StartupFailure.reporting {
+            let app = try await buildApplication(reader: reader, metrics: registry)
             try await app.runService()
-        } catch {
-            await database.stop(logger: logger)
-            if let failure = error as? ConfigurationError { throw StartupFailure.exit(failure.description) }
-            throw error
         }
-        await database.stop(logger: logger)
     }
 }

@@ -186,7 +186,7 @@ import Testing
             .seconds(30), .receipt(bundleId: Fixtures.bundleId, environment: .production, inApp: []))
         try await AppStoreReceiptStandIn.run(reply: { _ in slow }) { standIn in
             let error = await #expect(throws: ReceiptVerificationError.self) {
-                try await Self.verifier(standIn, timeout: .milliseconds(200), maxAttempts: 2)
+                try await Self.verifier(standIn, timeout: .seconds(1), maxAttempts: 2)
                     .verify(receiptData: Self.receiptData, now: Self.now)
             }
             guard case .unreachable = error else {

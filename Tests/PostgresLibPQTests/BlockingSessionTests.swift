@@ -1,4 +1,5 @@
 import PostgresLibPQ
+import PostgresLibPQTesting
 import Testing
 
 /// A lent connection used on its own thread: statements sent and received in two steps.

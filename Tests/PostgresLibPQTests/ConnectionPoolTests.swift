@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLibPQ
+import PostgresLibPQTesting
 import Testing
 
 @Suite struct ConnectionPoolTests {

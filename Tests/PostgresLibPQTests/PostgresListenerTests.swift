@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresLibPQ
+import PostgresLibPQTesting
 import ServiceLifecycle
 import Testing
 
@@ -31,7 +32,7 @@ import Testing
                 try await connection.execute(
                     """
                     SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                    WHERE pid <> pg_backend_pid() AND query LIKE 'LISTEN%'
+                    WHERE pid <> pg_backend_pid() AND datname = current_database() AND query LIKE 'LISTEN%'
                     """)
             }
             #expect(await Self.next(&events, where: { $0 == .disconnected }) == .disconnected)

@@ -1,4 +1,5 @@
 import PostgresLibPQ
+import PostgresLibPQTesting
 import Testing
 
 @Suite struct PreparedStatementTests {

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLibPQ
+import PostgresLibPQTesting
 import Testing
 
 /// Every parameter type goes to the server and comes back unchanged.

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLibPQ
+import PostgresLibPQTesting
 import Testing
 
 /// ``PostgresConfiguration/sessionSettings`` hold on every connection, also on one that

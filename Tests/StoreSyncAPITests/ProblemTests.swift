@@ -34,7 +34,7 @@ import Testing
 
     @Test func wireFormIsRFC9457WithTheFieldExtension() throws {
         let problem = Problem(.invalidRequest, detail: "purchaseDate is not a date", field: "entries[0].purchaseDate")
-        #expect(String(decoding: try CanonicalJSON.encode(problem), as: UTF8.self)
+        #expect(String(decoding: try StoreSyncJSON.makeEncoder().encode(problem), as: UTF8.self)
             == #"{"detail":"purchaseDate is not a date","field":"entries[0].purchaseDate","#
             + #""status":400,"title":"Invalid request","type":"https://storesync.dev/errors/invalid-request"}"#)
     }

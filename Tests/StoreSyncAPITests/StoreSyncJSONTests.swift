@@ -1,6 +1,7 @@
 import Foundation
 import StoreSyncAPI
 import StoreSyncCore
+import StoreSyncTesting
 import Testing
 
 @Suite struct StoreSyncJSONTests {

@@ -8,7 +8,7 @@ import Testing
         let verdict = Verdict.legacyFlag(productId: "lifetime", verdict: .unverifiedClaim)
         #expect(verdict.isLegacyFlag)
         #expect(verdict.productId == "lifetime")
-        #expect(String(decoding: try CanonicalJSON.encode(verdict), as: UTF8.self)
+        #expect(String(decoding: try StoreSyncJSON.makeEncoder().encode(verdict), as: UTF8.self)
             == #"{"originalTransactionId":"","productId":"lifetime","transactionId":"","verdict":"unverifiedClaim"}"#)
     }
 

@@ -4,6 +4,7 @@ import StoreSyncAPI
 @testable import StoreSyncClient
 import StoreSyncCore
 import StoreSyncTesting
+import StoreSyncWire
 import Testing
 
 @Suite struct SnapshotTrustTests {

@@ -133,8 +133,9 @@ import Testing
         }
     }
 
+    /// The client address is the connection's: a live server's.
     @Test func signInAttemptsAreThrottledPerClientAddress() async throws {
-        try await withServer(configure: { $0.loginLimits.attemptsPerAddress = 2 }) { server in
+        try await withLiveServer(configure: { $0.loginLimits.attemptsPerAddress = 2 }) { server in
             for index in 0..<2 {
                 _ = try await server.send(
                     "POST", "/v1/sessions", json: Credentials(email: "u\(index)@example.com", password: "guess-guess-1"))

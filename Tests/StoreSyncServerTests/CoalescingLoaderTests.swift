@@ -104,8 +104,10 @@ import Testing
     struct LoadFailure: Error {}
     struct LendFailure: Error {}
 
+    /// Waits for `condition`; the deadline only stops a broken loader from hanging the suite, so
+    /// it is far beyond what a loaded machine needs.
     static func waitUntil(_ condition: @Sendable () async -> Bool) async throws {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
         while !(await condition()) {
             guard ContinuousClock.now < deadline else { throw CancellationError() }
             try await Task.sleep(for: .milliseconds(1))

@@ -14,7 +14,7 @@ import Darwin
 /// timeout.
 @Suite struct ExpectContinueTests {
     @Test func aRequestThatExpects100ContinueGetsItBeforeItsBodyIsSent() async throws {
-        try await withServer { server in
+        try await withLiveServer { server in
             let account = try await server.signUp()
             let body = #"{"entries":[],"userInitiated":true}"#
             let exchange = try await RawHTTPExchange.run(port: server.port) { connection in
@@ -30,7 +30,7 @@ import Darwin
     }
 
     @Test func aRequestWithoutTheExpectationGetsOnlyItsAnswer() async throws {
-        try await withServer { server in
+        try await withLiveServer { server in
             let account = try await server.signUp()
             let body = #"{"entries":[]}"#
             let answer = try await RawHTTPExchange.run(port: server.port) { connection in

@@ -29,7 +29,7 @@ import Testing
     /// One event loop carries every connection: concurrent lookups and a purchase on separate
     /// connections all get their answers, and the lookups after the purchase see it.
     @Test func oneEventLoopServesConcurrentConnections() async throws {
-        try await withServer(configure: { $0.httpEventLoops = 1 }) { server in
+        try await withLiveServer(configure: { $0.httpEventLoops = 1 }) { server in
             let account = try await server.signUp()
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<24 {

@@ -18,7 +18,7 @@ import Testing
 @Suite struct HeldSignedTransactionTests {
     /// Runs `body` with a server and a second instance of it that trusts only a root which
     /// signed nothing here.
-    private func withDistrustingInstance(_ body: (TestServer, TestServer) async throws -> Void) async throws {
+    private func withDistrustingInstance(_ body: (TestApp, TestApp) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesync-roots-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -33,7 +33,7 @@ import Testing
     }
 
     /// The entry a device holds after buying: the record with the exact JWS it uploaded.
-    private func buy(_ record: TransactionRecord, on server: TestServer, token: String) async throws -> TransactionRecord {
+    private func buy(_ record: TransactionRecord, on server: TestApp, token: String) async throws -> TransactionRecord {
         var entry = record
         entry.signedTransaction = server.signer.signTransaction(record)
         _ = try await server.upload(entry.signedTransaction!, token: token)

@@ -5,6 +5,7 @@ import StoreSyncAPI
 @testable import StoreSyncServer
 import StoreSyncCore
 import StoreSyncTesting
+import StoreSyncWire
 import Testing
 
 /// What a batch of cache misses is answered from one statement's rows: derived and signed on

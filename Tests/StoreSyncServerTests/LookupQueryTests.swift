@@ -48,7 +48,7 @@ import Testing
 
     @Test func concurrentLookupsOfManyAccountsEachSeeTheirOwnEntitlements() async throws {
         // Without the snapshot cache every lookup reaches the batched statement.
-        try await withServer(configure: { $0.snapshotCacheEnabled = false }) { server in
+        try await withServer(configure: { $0.snapshotCacheEntries = 0 }) { server in
             let now = server.clock.now()
             var expected: [String: [String]] = [:]
             for index in 0..<12 {

@@ -4,6 +4,7 @@ import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncServer
 import StoreSyncTesting
+import StoreSyncWire
 import Testing
 
 @Suite struct LookupTests {
@@ -29,7 +30,7 @@ import Testing
     /// (and builds no snapshot for it): with the cache off, and once a cached entry aged out.
     @Test(arguments: [false, true])
     func aMatchingIfNoneMatchIs304AlsoWhenTheLookupReachesTheDatabase(cacheOn: Bool) async throws {
-        try await withServer(configure: { $0.snapshotCacheEnabled = cacheOn }) { server in
+        try await withServer(configure: { if !cacheOn { $0.snapshotCacheEntries = 0 } }) { server in
             let account = try await server.signUp()
             _ = try await server.buy(TestPurchases.record(purchased: server.clock.now()), token: account.token)
             let etag = try #require(try await server.send("GET", "/v1/entitlements", token: account.token).header("ETag"))

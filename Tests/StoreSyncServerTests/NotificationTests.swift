@@ -7,7 +7,7 @@ import StoreSyncTesting
 import Testing
 
 @Suite struct NotificationTests {
-    private static func subscription(_ server: TestServer, token: UUID? = nil) -> TransactionRecord {
+    private static func subscription(_ server: TestApp, token: UUID? = nil) -> TransactionRecord {
         let now = server.clock.now()
         return TestPurchases.record(
             TestCatalog.monthly, type: .autoRenewable, purchased: now.addingTimeInterval(-86_400),

@@ -89,7 +89,7 @@ struct OwnerRow: Equatable {
     let boundByToken: Bool
 }
 
-extension TestServer {
+extension TestApp {
     /// Every owner row, by purchase.
     func ownerRows() async throws -> [String: OwnerRow] {
         try await database.withConnection { connection in

@@ -84,7 +84,7 @@ import Testing
     /// whether the restore finished or blocked on a lock first (seen in `pg_locks`, so no
     /// timing decides it). The rows are released when this returns.
     private func restoreWhileOwnerRowsAreLocked(
-        _ purchases: [String], server: TestServer, entries: [TransactionRecord], token: String
+        _ purchases: [String], server: TestApp, entries: [TransactionRecord], token: String
     ) async throws -> Outcome {
         try await server.database.withTransaction { blocker in
             try await blocker.execute(
@@ -107,7 +107,7 @@ import Testing
     }
 }
 
-extension TestServer {
+extension TestApp {
     /// Whether a backend on this server's database is waiting for a lock.
     fileprivate func someoneWaitsForALock() async throws -> Bool {
         try await database.withConnection { connection in

@@ -1,6 +1,7 @@
 import AppStorePayloads
 import Foundation
 import PostgresLibPQ
+import PostgresLibPQTesting
 import StoreSyncAPI
 import StoreSyncCore
 @testable import StoreSyncServer
@@ -127,7 +128,7 @@ import Testing
     }
 
     @Test func aLeaseHasOneHolderUntilItIsGivenUpOrExpires() async throws {
-        try await TestDatabase.withPool(migrationsDirectory: TestDatabase.schemaDirectory) { pool in
+        try await TestCluster.withPool(migrationsDirectory: TestDatabase.schemaDirectory) { pool in
             let leases = JobLeaseRepository()
             let (a, b) = (UUID(), UUID())
             try await pool.withConnection { connection in
@@ -145,7 +146,7 @@ import Testing
     }
 
     @Test func serversAskingForTheLeaseAtOnceGetItOnce() async throws {
-        try await TestDatabase.withPool(migrationsDirectory: TestDatabase.schemaDirectory, poolSize: 8) { pool in
+        try await TestCluster.withPool(migrationsDirectory: TestDatabase.schemaDirectory, size: 8) { pool in
             let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<8 {
                     group.addTask {

@@ -15,7 +15,7 @@ import Testing
         #"{http_route="/v1/entitlements",http_request_method="GET",http_response_status_code="401"}"#
 
     @Test func requestsAndTheirDurationsAreCountedByRouteAndStatus() async throws {
-        try await withServer { server in
+        try await withLiveServer { server in
             let before = try await Self.metrics(of: server)
             for _ in 0..<3 { #expect(try await server.send("GET", "/health/live").status == 200) }
             #expect(try await server.send("GET", "/no/such/route").status == 404)

@@ -18,7 +18,7 @@ import Testing
         return false
     }
 
-    private func withTwoInstances(_ body: (TestServer, TestServer) async throws -> Void) async throws {
+    private func withTwoInstances(_ body: (TestApp, TestApp) async throws -> Void) async throws {
         try await withServer { first in
             try await withSecondInstance(of: first) { second in try await body(first, second) }
         }

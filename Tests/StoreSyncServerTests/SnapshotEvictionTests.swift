@@ -13,13 +13,12 @@ import Testing
     static let logger = Logger(label: "storesync.snapshot-eviction-tests")
 
     /// Runs `body` with a snapshot cache whose change feed is listening.
-    static func withLiveCache(_ body: (SnapshotService) async throws -> Void) async throws {
-        let schema = try SchemaLocation.resolve(configured: nil)
-        let database = try await TestDatabase.makeDatabase(migrationsDirectory: schema.directory)
+    static func withLiveCache(capacity: Int = 100, _ body: (SnapshotService) async throws -> Void) async throws {
+        let database = try await TestDatabase.makeDatabase()
         let pool = ConnectionPool(configuration: database, size: 2, logger: logger)
         let feed = try ChangeFeed(database: database, logger: logger)
         let snapshots = SnapshotService(
-            signer: try SnapshotSigner(rawKey: nil, logger: logger), offlineGraceSeconds: 3_600, feed: feed, capacity: 100)
+            signer: try SnapshotSigner(rawKey: nil, logger: logger), offlineGraceSeconds: 3_600, feed: feed, capacity: capacity)
         feed.attach(.init(snapshots: snapshots, sessions: SessionCache(feed: feed), catalog: CatalogService(pool: pool, logger: logger)))
         feed.markSchemaReady()
         let services = ServiceGroup(
@@ -43,6 +42,18 @@ import Testing
 
     static func signed(_ snapshots: SnapshotService, account: UUID, version: Int64, at now: Date) throws -> SignedSnapshot {
         try snapshots.snapshot(accountId: account, version: version, ledger: Ledger(), catalog: Catalog([]), at: now)
+    }
+
+    /// `STORESYNC_SNAPSHOT_CACHE_ENTRIES=0` is how the cache is turned off: nothing is kept,
+    /// whatever is stored or evicted.
+    @Test func aCacheOfNoEntriesServesNothing() async throws {
+        try await Self.withLiveCache(capacity: 0) { snapshots in
+            let account = UUID()
+            let now = Date()
+            snapshots.invalidate([account: 1])
+            snapshots.store(try Self.signed(snapshots, account: account, version: 1, at: now), catalogRevision: "r", at: now)
+            #expect(snapshots.cached(accountId: account, catalogRevision: "r", at: now) == nil)
+        }
     }
 
     /// A lookup read version 1; a restore on this instance committed version 2 and evicted the

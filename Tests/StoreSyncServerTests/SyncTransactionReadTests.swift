@@ -11,7 +11,7 @@ import Testing
 /// it was read at.
 @Suite struct SyncTransactionReadTests {
     /// Uploads a purchase the account then holds.
-    private func buy(_ record: TransactionRecord, on server: TestServer, token: String) async throws -> TransactionRecord {
+    private func buy(_ record: TransactionRecord, on server: TestApp, token: String) async throws -> TransactionRecord {
         var entry = record
         entry.signedTransaction = server.signer.signTransaction(record)
         _ = try await server.upload(entry.signedTransaction!, token: token)
@@ -21,7 +21,7 @@ import Testing
     /// Locks the account in a database transaction handed `read`, and gives what the
     /// transaction starts from.
     private func lockAccount(
-        _ account: UUID, startingFrom read: AccountHoldings, on server: TestServer
+        _ account: UUID, startingFrom read: AccountHoldings, on server: TestApp
     ) async throws -> AccountHoldings {
         try await server.database.withTransaction(rollbackOnly: true) { connection in
             try await SyncTransaction(
@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    private func holdings(of account: UUID, on server: TestServer) async throws -> AccountHoldings {
+    private func holdings(of account: UUID, on server: TestApp) async throws -> AccountHoldings {
         try #require(try await server.database.withConnection {
             try await LookupQuery.run([account], withDigests: true, on: $0)[account]
         })

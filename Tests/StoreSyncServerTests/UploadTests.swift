@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct UploadTests {
     @Test func signedNonConsumableIsAcceptedThenKnownAndGrantsPremium() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestApp.start()
         let session = try await server.signUp()
         let purchase = TestPurchases.record(purchased: server.clock.now())
         let jws = server.signer.signTransaction(purchase)

@@ -33,9 +33,23 @@ import Testing
     func aMissingOrInvalidSettingStopsStartUpWithOneLineNamingItAndChangesNothing(
         environment: [String: String], setting: String
     ) throws {
+        try expectStartUpRefused(["serve"], environment: environment, naming: setting)
+    }
+
+    /// The environment's HTTP_PORT is valid: only the command line's, which wins, is refused.
+    @Test(arguments: [
+        (["--http-port", "eighty"], "HTTP_PORT"), (["--http-port=eighty"], "HTTP_PORT"),
+        (["--storesync-transfer-policy", "steal"], "STORESYNC_TRANSFER_POLICY"), (["--colour", "blue"], "--colour"),
+        (["--log-level"], "--log-level"), (["stray"], "stray"),
+    ])
+    func aBadSettingOnTheCommandLineStopsStartUpWithOneLineNamingIt(arguments: [String], setting: String) throws {
+        try expectStartUpRefused(["serve"] + arguments, environment: minimal.merging(["HTTP_PORT": "8080"]) { $1 }, naming: setting)
+    }
+
+    private func expectStartUpRefused(_ arguments: [String], environment: [String: String], naming setting: String) throws {
         let directory = try StoreSyncBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try StoreSyncBinary.run(["serve"], environment: environment, directory: directory)
+        let outcome = try StoreSyncBinary.run(arguments, environment: environment, directory: directory)
         #expect(outcome.status == 2)
         let lines = outcome.standardError.split(separator: "\n").filter { $0.hasPrefix("storesync:") }
         #expect(lines.count == 1, "\(outcome.standardError)")

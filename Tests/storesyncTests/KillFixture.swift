@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLibPQ
+import PostgresLibPQTesting
 import StoreSyncAPI
 import StoreSyncTesting
 
@@ -14,23 +15,13 @@ struct KillFixture {
     static func make() async throws -> KillFixture {
         let directory = try StoreSyncBinary.temporaryDirectory()
         let appStore = try TestAppStoreFiles.write(into: directory)
-        let database = try await TestDatabase.makeDatabase(migrationsDirectory: TestDatabase.schemaDirectory)
+        let database = try await TestDatabase.makeDatabase()
         let environment = appStore.settings.merging([
-            "DATABASE_URL": databaseURL(database),
+            "DATABASE_URL": TestCluster.url(of: database),
             "STORESYNC_SCHEMA_DIR": TestDatabase.schemaDirectory.path,
             "STORESYNC_ADMIN_API_KEY": "kill-test-admin-\(UUID().uuidString)",
         ]) { _, kill in kill }
         return KillFixture(directory: directory, signer: appStore.signer, database: database, environment: environment)
-    }
-
-    /// The test cluster listens on a unix socket only: libpq's `host=` query names its directory.
-    private static func databaseURL(_ configuration: PostgresConfiguration) -> String {
-        var query = URLComponents()
-        query.queryItems = [
-            URLQueryItem(name: "host", value: configuration.host), URLQueryItem(name: "port", value: String(configuration.port)),
-            URLQueryItem(name: "user", value: configuration.user),
-        ]
-        return "postgres:///\(configuration.database)?\(query.percentEncodedQuery ?? "")"
     }
 
     /// Starts `storesync serve` on a free port with this fixture's settings.
@@ -46,7 +37,7 @@ struct KillFixture {
 
     /// Drops the database and the files.
     func remove() async {
-        try? await TestDatabase.drop(database)
+        try? await TestCluster.drop(database)
         try? FileManager.default.removeItem(at: directory)
     }
 }

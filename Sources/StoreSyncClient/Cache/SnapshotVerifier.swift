@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import StoreSyncAPI
+import StoreSyncWire
 
 /// Checks snapshots against the server's pinned Ed25519 public key: decode, recompute the
 /// canonical signed bytes, verify the signature. Nothing else makes a snapshot trusted.

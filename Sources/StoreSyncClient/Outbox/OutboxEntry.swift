@@ -31,7 +31,7 @@ struct OutboxEntry: Codable, Sendable, Hashable {
     }
 
     static func id(of signedTransaction: String) -> String {
-        SHA256.hash(data: Data(signedTransaction.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(signedTransaction.utf8)).hexString
     }
 
     func isDue(at now: Date) -> Bool { nextAttemptAt <= now }

@@ -1,3 +1,5 @@
+import StoreSyncCore
+
 /// Maps store keys to file names and back.
 ///
 /// Letters, digits, `-`, `_` and `.` stay as they are; every other byte becomes `%XX`. A
@@ -35,7 +37,7 @@ enum FileStoreNames {
         var iterator = name.utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(UInt8.init(hexDigit:)), let low = iterator.next().flatMap(UInt8.init(hexDigit:)) else {
                     return nil
                 }
                 bytes.append(high << 4 | low)
@@ -57,15 +59,6 @@ enum FileStoreNames {
             true
         default:
             false
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
         }
     }
 }

@@ -1,5 +1,6 @@
 import AppStoreVerification
 import AsyncHTTPClient
+public import Configuration
 public import Foundation
 public import Hummingbird
 public import Logging
@@ -7,13 +8,50 @@ public import PostgresLibPQ
 public import Prometheus
 import StoreSyncCore
 
-/// Builds the StoreSync application: the connection pool (a service), migrations and the
-/// catalog before the server starts, and the router.
+/// The application both builders return: StoreSync's router behind Hummingbird's HTTP/1 server.
+public typealias StoreSyncApplication = Application<RouterResponder<StoreSyncRequestContext>>
+
+/// Builds StoreSync from its configuration, as `storesync serve` runs it: the settings, the
+/// database they name, and the application on that database.
+///
+/// Every setting is read and every file it names is checked before anything starts, so a bad
+/// one leaves nothing behind. Without `DATABASE_URL` the embedded cluster under
+/// `STORESYNC_DATA_DIR` is started here, because every service connects to it; the application
+/// stops it after all of them.
+///
+/// - Parameters:
+///   - reader: The configuration, by the keys ``Setting`` lists (`http.port`, …).
+///   - metrics: The registry `/metrics` renders (the executable bootstraps swift-metrics with it).
+/// - Returns: The application, ready to run.
+/// - Throws: ``ConfigurationError`` naming the first missing or invalid setting,
+///   ``EmbeddedDatabaseError`` when the embedded cluster does not start.
+public func buildApplication(reader: ConfigReader, metrics: PrometheusCollectorRegistry) async throws -> StoreSyncApplication {
+    let configuration = try ServerConfiguration(reader: reader)
+    try configuration.checkReferencedFiles()
+    var logger = Logger(label: "storesync")
+    logger.logLevel = configuration.logLevel
+    let database = try await ServerDatabase.start(for: configuration, logger: logger)
+    do {
+        var app = try await buildApplication(
+            configuration: configuration, database: database.configuration, metrics: metrics, logger: logger)
+        // Services stop in reverse order: the first one stops once nothing uses the database.
+        app.services.insert(database, at: 0)
+        return app
+    } catch {
+        await database.stop()
+        throw error
+    }
+}
+
+/// Builds the StoreSync application on a database that runs: the connection pool (a service),
+/// migrations and the catalog before the server starts, and the router.
+///
+/// Tests call it to give the application their own database and clock.
 ///
 /// - Parameters:
 ///   - configuration: The validated server configuration.
 ///   - database: Where PostgreSQL is.
-///   - metrics: The registry `/metrics` renders (the executable bootstraps swift-metrics with it).
+///   - metrics: The registry `/metrics` renders.
 ///   - logger: The application's logger.
 ///   - now: The clock; tests move time.
 ///   - onServerRunning: Called with the bound port once the server listens (port 0 picks one).
@@ -27,7 +65,7 @@ public func buildApplication(
     logger: Logger,
     now: @escaping @Sendable () -> Date = Date.init,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) async throws -> some ApplicationProtocol {
+) async throws -> StoreSyncApplication {
     let logger = {
         var logger = logger
         logger.logLevel = configuration.logLevel
@@ -98,7 +136,7 @@ struct AppDependencies: Sendable {
         self.pool = pool
         snapshots = SnapshotService(
             signer: signer, offlineGraceSeconds: configuration.offlineGraceSeconds, feed: feed,
-            capacity: configuration.snapshotCacheEnabled ? configuration.snapshotCacheEntries : 0)
+            capacity: configuration.snapshotCacheEntries)
         catalog = CatalogService(pool: pool, logger: logger)
         let sessionCache = SessionCache(feed: feed)
         accounts = AccountService(
@@ -147,8 +185,8 @@ extension PostgresConfiguration {
     /// indexed lookup or a batch write whose best plan does not depend on its parameter values.
     /// PostgreSQL's default re-plans a prepared statement on every execution while its custom
     /// plans look cheaper than the generic one, and the batched entitlement lookup (an array of
-    /// a few account ids, which a generic plan counts as ten) always looked so: planning cost
-    /// more than running it. Measured: ~50 → ~25 µs of PostgreSQL CPU per uncached lookup.
+    /// a few account ids, which a generic plan counts as ten) always looked so: planning costs
+    /// more than running it.
     var withServerSessionSettings: PostgresConfiguration {
         var configuration = self
         configuration.sessionSettings["plan_cache_mode"] = "force_generic_plan"

@@ -1,7 +1,8 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 import NIOCore
 import StoreSyncAPI
+import StoreSyncCore
 
 extension Request {
     /// Decodes a JSON body strictly: `application/json` only (415), at most `limit` bytes
@@ -15,7 +16,7 @@ extension Request {
     ///     else; `JSONDecoder` decodes what it leaves, and decides every error.
     /// - Returns: The decoded body.
     /// - Throws: ``ProblemError`` for every client mistake.
-    public func decodeJSON<Body: Decodable>(
+    func decodeJSON<Body: Decodable>(
         _ type: Body.Type, limit: Int, fastPath: ((UnsafeRawBufferPointer) -> Body?)? = nil
     ) async throws -> Body {
         let contentType = headers[.contentType]
@@ -46,18 +47,18 @@ extension ProblemError {
     static func describing(_ error: DecodingError) -> ProblemError {
         switch error {
         case .keyNotFound(let key, let context):
-            let field = (context.codingPath + [key]).fieldPath
+            let field = (context.codingPath + [key]).fieldPath(topLevel: "body")
             return .invalidRequest("\(field) is required", field: field)
         case .valueNotFound(let type, let context):
-            let field = context.codingPath.fieldPath
+            let field = context.codingPath.fieldPath(topLevel: "body")
             return .invalidRequest("\(field) must be a \(typeName(type)), not null", field: field)
         case .typeMismatch(let type, let context):
-            let field = context.codingPath.fieldPath
+            let field = context.codingPath.fieldPath(topLevel: "body")
             return .invalidRequest("\(field) must be a \(typeName(type))", field: field)
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return .malformedJSON("the body is not valid JSON")
         case .dataCorrupted(let context):
-            let field = context.codingPath.fieldPath
+            let field = context.codingPath.fieldPath(topLevel: "body")
             return .invalidRequest("\(field) is invalid: \(context.debugDescription)", field: field)
         @unknown default:
             return .malformedJSON("the body could not be decoded")
@@ -76,20 +77,5 @@ extension ProblemError {
             String(describing: type).hasPrefix("Dictionary") ? "JSON object"
                 : String(describing: type).hasPrefix("Array") ? "JSON array" : "\(type)"
         }
-    }
-}
-
-extension [any CodingKey] {
-    /// `entries[3].transactionId`: the path a client can find in its own JSON.
-    var fieldPath: String {
-        var path = ""
-        for key in self {
-            if let index = key.intValue {
-                path += "[\(index)]"
-            } else {
-                path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
-            }
-        }
-        return path.isEmpty ? "body" : path
     }
 }

@@ -9,7 +9,7 @@ extension ServerConfiguration {
     /// Values are parsed here rather than by the reader's typed accessors so that a value
     /// that does not parse stops start-up instead of silently falling back to a default.
     ///
-    /// - Parameter reader: The configuration (environment variables, then defaults).
+    /// - Parameter reader: The configuration (command line, then environment variables, then defaults).
     /// - Throws: ``ConfigurationError`` naming the first missing or invalid setting.
     public init(reader: ConfigReader) throws(ConfigurationError) {
         let settings = SettingReader(reader: reader)
@@ -47,7 +47,6 @@ extension ServerConfiguration {
         offlineGraceSeconds = try settings.integer(.offlineGraceSeconds, in: 0...31_536_000) ?? offlineGraceSeconds
         allowUnverified = try settings.boolean(.allowUnverified) ?? allowUnverified
         maxBodyBytes = try settings.integer(.maxBodyBytes, in: 1024...(1 << 30)) ?? maxBodyBytes
-        snapshotCacheEnabled = try settings.boolean(.snapshotCache) ?? snapshotCacheEnabled
         snapshotCacheEntries = try settings.integer(.snapshotCacheEntries, in: 0...10_000_000) ?? snapshotCacheEntries
         passwordHashCost = try settings.integer(.bcryptCost, in: 4...31).map(UInt8.init) ?? passwordHashCost
         maxRestoreEntries = try settings.integer(.maxRestoreEntries, in: 1...1_000_000) ?? maxRestoreEntries

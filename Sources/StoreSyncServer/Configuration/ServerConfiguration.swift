@@ -4,7 +4,8 @@ public import StoreSyncCore
 
 /// Everything `storesync serve` needs, validated once at start-up.
 ///
-/// Built from environment variables by ``init(reader:)``; tests build it directly.
+/// Built from the command line and environment variables by ``init(reader:)``; tests build it
+/// directly.
 public struct ServerConfiguration: Sendable {
     public var httpHost = "127.0.0.1"
     public var httpPort = 8080
@@ -34,9 +35,7 @@ public struct ServerConfiguration: Sendable {
     public var offlineGraceSeconds = 259_200
     public var allowUnverified = false
     public var maxBodyBytes = 16 * 1024 * 1024
-    /// Off only to measure the uncached lookup path.
-    public var snapshotCacheEnabled = true
-    /// The most accounts whose snapshot is cached (about 1–2 KB each).
+    /// The most accounts whose snapshot is cached (about 1–2 KB each); 0 turns the cache off.
     public var snapshotCacheEntries = 50_000
     /// bcrypt's work factor for new password hashes.
     public var passwordHashCost: UInt8 = 12

@@ -1,6 +1,6 @@
-/// One setting of `storesync serve`: its configuration key, the environment variable that
-/// sets it, and what it does — the single list behind `--help`, the README table and every
-/// start-up error.
+/// One setting of `storesync serve`: its configuration key, the environment variable and the
+/// command-line option that set it, and what it does — the single list behind `--help`, the
+/// README table and every start-up error.
 public struct Setting: Sendable, Hashable {
     /// The swift-configuration key, e.g. `http.port`.
     public let key: String
@@ -8,6 +8,20 @@ public struct Setting: Sendable, Hashable {
     public let environmentName: String
     /// What the setting does and its default, in one line.
     public let summary: String
+
+    /// The command-line option that sets the key, e.g. `--http-port` for `http.port`: each
+    /// component of the key in dash-case, joined by dashes.
+    public var commandLineOption: String {
+        var option = "-"
+        for component in key.split(separator: ".") {
+            option += "-"
+            for character in component {
+                if character.isUppercase { option += "-" }
+                option += character.lowercased()
+            }
+        }
+        return option
+    }
 
     init(_ key: String, _ environmentName: String, _ summary: String) {
         self.key = key
@@ -63,12 +77,9 @@ extension Setting {
         "development only: accept unverified JWS (default false; refused in Production)")
     static let maxBodyBytes = Setting(
         "storesync.maxBodyBytes", "STORESYNC_MAX_BODY_BYTES", "largest request body accepted (default 16777216)")
-    static let snapshotCache = Setting(
-        "storesync.snapshotCache", "STORESYNC_SNAPSHOT_CACHE",
-        "cache signed snapshots by account version (default true; false only to measure)")
     static let snapshotCacheEntries = Setting(
         "storesync.snapshotCacheEntries", "STORESYNC_SNAPSHOT_CACHE_ENTRIES",
-        "most accounts whose signed snapshot is cached (default 50000, ~1-2 KB each)")
+        "most accounts whose signed snapshot is cached (default 50000, ~1-2 KB each; 0: no cache)")
     static let bcryptCost = Setting(
         "storesync.bcryptCost", "STORESYNC_BCRYPT_COST", "bcrypt work factor for passwords (default 12)")
     static let maxRestoreEntries = Setting(
@@ -94,7 +105,7 @@ extension Setting {
         .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
-        .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCache, .snapshotCacheEntries,
+        .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries,
         .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId, .appStoreAPIPrivateKey, .appStoreAPIURL,
         .reconcilePerMinute,
     ]

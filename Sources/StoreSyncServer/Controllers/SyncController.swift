@@ -1,5 +1,6 @@
 import Hummingbird
 import StoreSyncAPI
+import StoreSyncWire
 
 /// `POST /v1/transactions` and `POST /v1/restore`.
 struct SyncController {

@@ -13,10 +13,10 @@ import StoreSyncCore
 /// statement reads from one snapshot of the database, so a version always describes the rows
 /// that came with it.
 ///
-/// Public so that `make bench` runs exactly this statement in pgbench.
-public enum LookupQuery {
+/// `package`, not public: `storesync-bench` runs exactly this statement in pgbench.
+package enum LookupQuery {
     /// The statement's text; `$1` is the array of account ids (without duplicates).
-    public static var sql: String { query(for: []).sql }
+    package static var sql: String { query(for: []).sql }
 
     /// - Parameters:
     ///   - accountIds: The accounts, without duplicates.

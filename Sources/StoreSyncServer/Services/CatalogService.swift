@@ -34,7 +34,7 @@ final class CatalogService: Sendable {
                 ].joined(separator: "\u{1F}") + "\u{1E}"
                 hasher.update(data: Data(line.utf8))
             }
-            return hasher.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+            return hasher.finalize().prefix(8).hexString
         }
     }
 

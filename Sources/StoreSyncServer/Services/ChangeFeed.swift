@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import PostgresLibPQ
 import ServiceLifecycle
+import StoreSyncCore
 
 /// Applies the database's change notifications to this instance's caches, so several server
 /// instances stay correct. While the listener is not connected, nothing may be served from a
@@ -85,32 +86,6 @@ final class ChangeFeed: Service, Sendable {
             try await catalog.reload()
         } catch {
             logger.warning("catalog reload failed", metadata: ["storesync.reason": "\(reason)", "error": "\(error)"])
-        }
-    }
-}
-
-extension Data {
-    /// Bytes from lower- or upper-case hex; `nil` for anything else.
-    init?(hexString: String) {
-        let digits = Array(hexString.utf8)
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        self.init(bytes)
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case 0x30...0x39: digit - 0x30
-        case 0x61...0x66: digit - 0x61 + 10
-        case 0x41...0x46: digit - 0x41 + 10
-        default: nil
         }
     }
 }

@@ -56,7 +56,7 @@ final class SnapshotService: Sendable {
     ///   - signer: The server's key.
     ///   - offlineGraceSeconds: How long devices may trust a snapshot offline.
     ///   - feed: The change feed; `nil` (or not live) turns the cache off.
-    ///   - capacity: The most accounts kept (bodies are ~1–2 KB each).
+    ///   - capacity: The most accounts kept (bodies are ~1–2 KB each); 0 turns the cache off.
     ///   - maxAge: The longest an entry is trusted.
     init(signer: SnapshotSigner, offlineGraceSeconds: Int, feed: ChangeFeed?, capacity: Int, maxAge: TimeInterval = 60) {
         self.signer = signer
@@ -102,9 +102,8 @@ final class SnapshotService: Sendable {
     ///
     /// The cache keeps its own copy of the body, allocated by the caller's thread: a snapshot
     /// signed on a database connection's thread (a batch of lookups) would otherwise stay in
-    /// that thread's malloc arena for as long as it is cached, and with the pool's eight threads
-    /// taking turns, arenas full of freed bodies held the server's RSS ~40 MB higher (a cached
-    /// hot set of 20,000 accounts, refilled once).
+    /// that thread's malloc arena for as long as it is cached, and with the pool's threads
+    /// taking turns, arenas full of freed bodies would hold the server's memory up.
     func store(_ signed: SignedSnapshot, catalogRevision: String, at now: Date) {
         guard capacity > 0, feed?.isLive == true else { return }
         let snapshot = signed.snapshot
@@ -121,6 +120,8 @@ final class SnapshotService: Sendable {
 
     /// Evicts an account whose version changed (to `newVersion`, when known).
     func invalidate(_ accountId: UUID, newVersion: Int64? = nil, at now: Date = Date()) {
+        // Without a cache there is nothing to evict, and a tombstone would never be cleared.
+        guard capacity > 0 else { return }
         entries.withLockedValue { entries in
             let version = max(newVersion ?? 0, entries[accountId]?.version ?? 0)
             entries[accountId] = .evicted(version: version, at: now)

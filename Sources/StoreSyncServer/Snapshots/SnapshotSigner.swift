@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Logging
 import StoreSyncAPI
+import StoreSyncWire
 
 /// Signs snapshots with the server's Ed25519 key so devices can trust a cached snapshot
 /// offline and notice an edited one.

@@ -17,35 +17,3 @@ public func withLiveServer<Result: Sendable>(
 ) async throws -> Result {
     try await stopping(try await TestServer.start(clock: clock, configure: configure), after: body)
 }
-
-/// Runs a body against a second instance of a running server (the same database, its own
-/// caches: two instances behind one load balancer) and stops that instance afterwards, also
-/// when the body throws.
-///
-/// - Parameters:
-///   - first: The running server.
-///   - configure: Changes to the first instance's configuration (other trusted roots, …).
-///   - body: The test, given the second instance.
-/// - Returns: What the body returns.
-/// - Throws: What the start or the body throws.
-@discardableResult
-public func withSecondInstance<Result: Sendable>(
-    of first: TestServer,
-    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
-    _ body: (TestServer) async throws -> Result
-) async throws -> Result {
-    try await stopping(try await TestServer.secondInstance(of: first, configure: configure), after: body)
-}
-
-private func stopping<Result: Sendable>(_ server: TestServer, after body: (TestServer) async throws -> Result)
-    async throws -> Result
-{
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLibPQ
+import PostgresLibPQTesting
 import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncTesting
@@ -21,7 +22,7 @@ import Testing
         // A commit is answered only once its WAL reached the kernel, so even an immediate
         // shutdown (a crash) keeps it; the test clusters' default would not promise that.
         options.settings["synchronous_commit"] = "on"
-        let (cluster, database) = try await TestDatabase.dedicatedCluster(named: "outage-\(mode)", options: options)
+        let (cluster, database) = try await TestCluster.dedicated(named: "outage-\(mode)", options: options)
         let server = try await TestServer.start(database: database)
         do {
             try await runOutage(server: server, cluster: cluster, mode: mode)

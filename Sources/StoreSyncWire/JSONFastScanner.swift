@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A strict JSON reader for the plain shapes StoreSync's clients and Apple's signed payloads
+/// use, only where decoding is hot (a restore carries thousands of entries and of signed
+/// transactions).
+///
+/// It accepts a subset of what `JSONDecoder` accepts and answers `nil` for everything else:
+/// strings with escapes, control characters or anything but ASCII, numbers other than plain
+/// integers, and any shape it does not expect. Callers then decode with `JSONDecoder`, whose
+/// errors name the field, so the fast path never decides what is refused nor how.
+struct JSONFastScanner {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    /// Skips JSON whitespace (space, tab, line feed, carriage return).
+    mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// Consumes `byte` after optional whitespace; `false` (nothing consumed) when another comes.
+    mutating func consume(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// Whether the next value is `null`, consuming it if so.
+    mutating func consumeNull() -> Bool {
+        consumeLiteral("null")
+    }
+
+    /// A string of printable ASCII without escapes.
+    ///
+    /// Escapes and non-ASCII text (whose UTF-8 would need validating) are left to
+    /// `JSONDecoder`; raw control characters are invalid JSON.
+    mutating func string() -> String? {
+        stringBytes().map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of a string as ``string()`` reads it, without making a `String`.
+    ///
+    /// The closing quote is found with `memchr` and the text before it checked eight bytes at a
+    /// time: a restore's strings are mostly JWS, megabytes that a byte-by-byte loop would
+    /// crawl through.
+    mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
+        guard consume(UInt8(ascii: "\"")), let base = bytes.baseAddress else { return nil }
+        let start = position
+        guard let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start) else { return nil }
+        let text = UnsafeBufferPointer(start: base + start, count: base.distance(to: quote.assumingMemoryBound(to: UInt8.self)) - start)
+        guard Self.isPlainASCII(text) else { return nil }
+        position = start + text.count + 1
+        return text
+    }
+
+    /// Whether every byte is printable ASCII other than a backslash (0x20–0x7F but `\`).
+    private static func isPlainASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        if let base = text.baseAddress {
+            while index + 8 <= text.count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                // A byte of 0x80 or more, below 0x20, or equal to `\` sets its high bit here.
+                let flagged = word | ((word &- ones &* 0x20) & ~word) | ((backslashes &- ones) & ~backslashes)
+                guard flagged & highBits == 0 else { return false }
+                index += 8
+            }
+        }
+        while index < text.count {
+            let byte = text[index]
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// `true` or `false`.
+    mutating func bool() -> Bool? {
+        if consumeLiteral("true") { return true }
+        if consumeLiteral("false") { return false }
+        return nil
+    }
+
+    /// An integer written as JSON writes one (no fraction, no exponent, no leading zeros) that
+    /// fits an `Int`.
+    mutating func integer() -> Int? {
+        skipWhitespace()
+        var index = position
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let digitsStart = index
+        var value = 0
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            let digit = Int(bytes[index] - UInt8(ascii: "0"))
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+            index += 1
+        }
+        let digits = index - digitsStart
+        guard digits > 0, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0"), endsValue(at: index) else { return nil }
+        position = index
+        return value
+    }
+
+    /// An object: `member` reads the value of each key (its raw bytes) and answers whether it
+    /// could.
+    mutating func object(_ member: (inout JSONFastScanner, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        guard consume(UInt8(ascii: "{")) else { return false }
+        if consume(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard let key = stringBytes(), consume(UInt8(ascii: ":")), member(&self, key) else { return false }
+        } while consume(UInt8(ascii: ","))
+        return consume(UInt8(ascii: "}"))
+    }
+
+    /// An array: `element` reads each element and answers whether it could.
+    mutating func array(_ element: (inout JSONFastScanner) -> Bool) -> Bool {
+        guard consume(UInt8(ascii: "[")) else { return false }
+        if consume(UInt8(ascii: "]")) { return true }
+        repeat {
+            guard element(&self) else { return false }
+        } while consume(UInt8(ascii: ","))
+        return consume(UInt8(ascii: "]"))
+    }
+
+    /// `null` (leaves `value` absent, as `decodeIfPresent` reads it) or a value `read` reads;
+    /// `false` when it reads none.
+    mutating func optional<Value>(into value: inout Value?, _ read: (inout JSONFastScanner) -> Value?) -> Bool {
+        if consumeNull() { return true }
+        value = read(&self)
+        return value != nil
+    }
+
+    /// A string that is one of the type's raw values.
+    mutating func rawValue<Value: RawRepresentable<String>>() -> Value? {
+        string().flatMap(Value.init(rawValue:))
+    }
+
+    /// Skips a value of a key the reader does not know, as `JSONDecoder` ignores it; only a
+    /// plain string, integer, boolean or `null` (anything else is left to `JSONDecoder`, which
+    /// also checks it is valid JSON).
+    mutating func skipPlainValue() -> Bool {
+        consumeNull() || bool() != nil || integer() != nil || stringBytes() != nil
+    }
+
+    private mutating func consumeLiteral(_ literal: StaticString) -> Bool {
+        skipWhitespace()
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        for offset in 0..<count where bytes[position + offset] != literal.utf8Start[offset] {
+            return false
+        }
+        guard endsValue(at: position + count) else { return false }
+        position += count
+        return true
+    }
+
+    /// Whether a number or literal may end at `index`: end of input, whitespace or a delimiter.
+    private func endsValue(at index: Int) -> Bool {
+        guard index < bytes.count else { return true }
+        switch bytes[index] {
+        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"): return true
+        default: return false
+        }
+    }
+}
