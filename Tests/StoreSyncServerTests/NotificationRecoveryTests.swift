@@ -18,12 +18,9 @@ import Testing
         let purchase = TestPurchases.record(purchased: server.clock.now().addingTimeInterval(-3_600))
         _ = try await server.buy(purchase, token: token)
         server.clock.advance(by: 60)
-        var refunded = purchase
-        refunded.revocationDate = server.clock.now()
-        refunded.revocationReason = .other
-        refunded.signedDate = server.clock.now()
         let notification = AppStoreServerAPIStandInNotification(
-            type: .refund, signedDate: server.clock.now(), transaction: refunded)
+            type: .refund, signedDate: server.clock.now(),
+            transaction: TestPurchases.refund(of: purchase, at: server.clock.now()))
         server.clock.advance(by: 60)
         return (purchase, notification)
     }

@@ -62,11 +62,7 @@ import Testing
             let account = try await server.signUp()
             let purchase = TestPurchases.record(purchased: server.clock.now().addingTimeInterval(-3_600))
             _ = try await server.buy(purchase, token: account.token)
-            var refunded = purchase
-            refunded.revocationDate = server.clock.now()
-            refunded.revocationReason = .other
-            refunded.signedDate = server.clock.now()
-            await apple.addTransactions([refunded])
+            await apple.addTransactions([TestPurchases.refund(of: purchase, at: server.clock.now())])
 
             let refreshed = try await server.refresh(purchase.originalTransactionId).decode(PurchaseRefreshResponse.self)
             #expect(refreshed.events.map(\.kind) == ["revoked"])

@@ -49,6 +49,15 @@ extension TestPurchases {
             token: token, group: TestCatalog.subscriptionGroup)
     }
 
+    /// Apple's version of `record` refunded at `date` (and signed then).
+    static func refund(of record: TransactionRecord, at date: Date) -> TransactionRecord {
+        var refunded = record
+        refunded.revocationDate = date
+        refunded.revocationReason = .other
+        refunded.signedDate = date
+        return refunded
+    }
+
     /// The renewal of `subscription` for the next 30 days, signed the day before it expires.
     static func renewal(of subscription: TransactionRecord) -> TransactionRecord {
         let previousEnd = subscription.expiresDate ?? subscription.purchaseDate
