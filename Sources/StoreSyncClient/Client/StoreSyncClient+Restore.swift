@@ -21,28 +21,39 @@ extension StoreSyncClient {
     ///   when the account signed out or switched meanwhile (nothing written); transport,
     ///   server and trust errors.
     public func restore(userInitiated: Bool = true, dryRun: Bool = false) async throws -> RestoreOutcome {
+        try await restore(receipt: nil, userInitiated: userInitiated, dryRun: dryRun)
+    }
+
+    /// The restore of ``restore(userInitiated:dryRun:)`` and ``restore(receipt:userInitiated:dryRun:)``:
+    /// offers anonymous purchases first, and uploads what is due after a real restore.
+    func restore(receipt: String?, userInitiated: Bool, dryRun: Bool) async throws(StoreSyncClientError) -> RestoreOutcome {
         let ticket = try requireTicket()
         if !dryRun {
             await offerAnonymousPurchases(ticket: ticket, force: true)
             try ensureCurrent(ticket)
         }
-        return try await performRestore(from: ticket.partition, ticket: ticket, userInitiated: userInitiated, dryRun: dryRun)
+        let outcome = try await performRestore(
+            from: ticket.partition, ticket: ticket, receipt: receipt, userInitiated: userInitiated, dryRun: dryRun)
+        if !dryRun { await flushDueUploads() }
+        return outcome
     }
 
     /// One restore of a partition's ledger and flags into the ticket's account partition.
     ///
-    /// - Parameter source: The account's own partition, or the anonymous one when offering
-    ///   purchases made before sign-in; accepted entries then move into the account.
-    func performRestore(from source: CachePartition, ticket: SessionTicket, userInitiated: Bool, dryRun: Bool)
-        async throws(StoreSyncClientError) -> RestoreOutcome
-    {
+    /// - Parameters:
+    ///   - source: The account's own partition, or the anonymous one when offering purchases
+    ///     made before sign-in; accepted entries then move into the account.
+    ///   - receipt: A base64 app receipt sent along (StoreKit 1 apps), or `nil`.
+    func performRestore(
+        from source: CachePartition, ticket: SessionTicket, receipt: String? = nil, userInitiated: Bool, dryRun: Bool
+    ) async throws(StoreSyncClientError) -> RestoreOutcome {
         let destination = ticket.partition
         let sentRecords = ledger(in: source).records
         let sentFlags = legacyFlags(in: source)
         let request = RestoreRequest(
             entries: sentRecords,
             legacyFlags: sentFlags.isEmpty ? nil : Dictionary(uniqueKeysWithValues: sentFlags.map { ($0, true) }),
-            userInitiated: userInitiated, dryRun: dryRun)
+            receipt: receipt, userInitiated: userInitiated, dryRun: dryRun)
         let response = try await api.restore(request, token: ticket.token)
         try ensureCurrent(ticket)
         try trust(response.snapshot, for: ticket)
@@ -103,6 +114,7 @@ extension StoreSyncClient {
         } catch {
             claimFailures += 1
             claimRetryAt = now().addingTimeInterval(configuration.retryPolicy.delay(afterFailures: claimFailures))
+            if runningFlush == nil { armRetryTimer() }
         }
     }
 }

@@ -88,5 +88,7 @@ extension StoreSyncClient {
         snapshotMemo = nil
         claimRetryAt = nil
         claimFailures = 0
+        retryTimer?.cancel()
+        retryTimer = nil
     }
 }

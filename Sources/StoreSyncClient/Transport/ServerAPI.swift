@@ -28,6 +28,12 @@ struct ServerAPI: Sendable {
         try decode(SyncResponse.self, from: try await send("POST", "v1/restore", token: token, json: try encode(request), expecting: [200]))
     }
 
+    /// `GET /v1/catalog`: the products, and the body as received (kept for offline starts).
+    func catalog() async throws(StoreSyncClientError) -> (CatalogResponse, Data) {
+        let response = try await send("GET", "v1/catalog", expecting: [200])
+        return (try decode(CatalogResponse.self, from: response), response.body)
+    }
+
     /// `GET /v1/entitlements`: the response, 200 with the snapshot or 304.
     func entitlements(token: String, ifNoneMatch: String?) async throws(StoreSyncClientError) -> TransportResponse {
         let headers = ifNoneMatch.map { ["If-None-Match": $0] } ?? [:]

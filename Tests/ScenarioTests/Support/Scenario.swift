@@ -30,11 +30,12 @@ final class Scenario {
         self.server = server
     }
 
-    /// Runs a scenario against a fresh server and always stops it.
+    /// Runs a scenario against a fresh server (on `database`, else a fresh one) and always stops it.
     static func run(
+        database: PostgresConfiguration? = nil,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }, _ body: (Scenario) async throws -> Void
     ) async throws {
-        try await withLiveServer(configure: { settings in
+        try await withLiveServer(database: database, configure: { settings in
             allowManySignIns(&settings)
             configure(&settings)
         }) { server in try await body(Scenario(server: server)) }
