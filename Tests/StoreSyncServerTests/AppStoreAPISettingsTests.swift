@@ -71,6 +71,16 @@ import Testing
         }
     }
 
+    @Test func aProductionServerRefusingSandboxAsksProductionOnly() throws {
+        try Self.withKeyFile { keyFile in
+            var settings = ServerConfiguration(bundleId: "com.example.storesync", environment: .production)
+            settings.sandboxInProduction = .refuse
+            settings.appStoreAPIKey = AppStoreAPIKeySettings(keyId: "STORESYNC1", issuerId: "issuer", privateKeyPath: keyFile.path)
+            let configurations = try settings.appStoreAPIConfigurations()
+            #expect(configurations.map(\.environment) == [.production])
+        }
+    }
+
     @Test func aKeyFileThatCannotBeReadOrIsNoKeyStopsStartUpNamingTheSetting() throws {
         let directory = TestDirectory.make()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -40,7 +40,7 @@ struct ServerAPI: Sendable {
         return try await send("GET", "v1/entitlements", token: token, headers: headers, expecting: [200, 304])
     }
 
-    private func send(
+    func send(
         _ method: String, _ path: String, token: String? = nil, json body: Data? = nil,
         headers extra: [String: String] = [:], expecting statuses: Set<Int>
     ) async throws(StoreSyncClientError) -> TransportResponse {
@@ -61,7 +61,7 @@ struct ServerAPI: Sendable {
         return response
     }
 
-    private func encode(_ value: some Encodable) throws(StoreSyncClientError) -> Data {
+    func encode(_ value: some Encodable) throws(StoreSyncClientError) -> Data {
         do {
             return try StoreSyncJSON.makeEncoder().encode(value)
         } catch {
@@ -70,7 +70,7 @@ struct ServerAPI: Sendable {
         }
     }
 
-    private func decode<Body: Decodable>(_ type: Body.Type, from response: TransportResponse) throws(StoreSyncClientError) -> Body {
+    func decode<Body: Decodable>(_ type: Body.Type, from response: TransportResponse) throws(StoreSyncClientError) -> Body {
         do {
             return try StoreSyncJSON.makeDecoder().decode(Body.self, from: response.body)
         } catch {

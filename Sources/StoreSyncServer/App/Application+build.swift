@@ -152,11 +152,14 @@ struct AppDependencies: Sendable {
         let sessionCache = SessionCache(feed: feed)
         accounts = AccountService(
             pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost),
-            throttle: LoginThrottle(limits: configuration.loginLimits), sessionCache: sessionCache, now: now,
-            logger: logger)
+            throttle: LoginThrottle(limits: configuration.loginLimits), sessionCache: sessionCache, snapshots: snapshots,
+            sessionIdle: TimeInterval(configuration.sessionIdleSeconds), now: now, logger: logger)
         feed?.attach(ChangeFeed.Subscribers(snapshots: snapshots, sessions: sessionCache, catalog: catalog))
+        let environments = EnvironmentRule(
+            server: configuration.environment, sandboxInProduction: configuration.sandboxInProduction)
         let verification = VerificationService(
-            verifier: verifier, receipts: receipts, httpClient: .shared, catalog: catalog, logger: logger)
+            verifier: verifier, receipts: receipts, httpClient: .shared, catalog: catalog, environments: environments,
+            logger: logger)
         sync = PurchaseSyncService(
             pool: pool, verification: verification, catalog: catalog, snapshots: snapshots,
             rules: OwnershipRules(policy: configuration.transferPolicy), maxRestoreEntries: configuration.maxRestoreEntries,
@@ -165,7 +168,8 @@ struct AppDependencies: Sendable {
             pool: pool, catalog: catalog, snapshots: snapshots,
             concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), standby: standby,
             now: now)
-        notifications = NotificationService(pool: pool, verifier: verifier, snapshots: snapshots, logger: logger)
+        notifications = NotificationService(
+            pool: pool, verifier: verifier, environments: environments, snapshots: snapshots, logger: logger)
         appStore = try AppStoreServices(
             configuration: configuration, verifier: verifier, pool: pool, catalog: catalog, snapshots: snapshots,
             notifications: notifications, logger: logger, now: now)
@@ -183,7 +187,9 @@ struct AppDependencies: Sendable {
             return try VerifierConfiguration(
                 bundleId: configuration.bundleId, appAppleId: configuration.appAppleId,
                 environment: configuration.environment, trustedRoots: roots ?? [VerifierConfiguration.appleRootCAG3],
-                allowUnverified: configuration.allowUnverified)
+                allowUnverified: configuration.allowUnverified,
+                // Verified always, so that a refusal (EnvironmentRule) names the setting.
+                acceptsSandbox: configuration.environment == .production)
         } catch {
             throw ConfigurationError.invalid(.environment, "\(error)")
         }

@@ -31,6 +31,8 @@ func buildRouter(
 
     let admin = v1.group("admin").add(middleware: AdminAuthenticator(apiKey: configuration.adminAPIKey))
     AdminController(lookups: dependencies.lookups).addRoutes(to: admin)
+    ExternalUserController(accounts: dependencies.accounts, lookups: dependencies.lookups, maxBodyBytes: limit)
+        .addRoutes(to: admin)
     CatalogController(catalog: dependencies.catalog, maxBodyBytes: limit).addAdminRoutes(to: admin)
     AppStoreAdminController(
         reconciliation: dependencies.appStore.reconciliation, recovery: dependencies.appStore.recovery,

@@ -22,8 +22,8 @@ struct AppStoreServices: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: The server's settings.
-    ///   - verifier: The verifier of the server's own environment; other environments get one
-    ///     configured alike.
+    ///   - verifier: The verifier of uploads; each API environment gets one configured alike
+    ///     that takes that environment's data only, as Apple's API of an environment returns.
     ///   - pool: The database.
     ///   - catalog: The catalog, for the order lookup's entitlements.
     ///   - snapshots: The snapshot cache, invalidated for accounts a refresh changes.
@@ -35,14 +35,15 @@ struct AppStoreServices: Sendable {
         configuration: ServerConfiguration, verifier: SignedDataVerifier, pool: ConnectionPool, catalog: CatalogService,
         snapshots: SnapshotService, notifications: NotificationService, logger: Logger, now: @escaping @Sendable () -> Date
     ) throws {
-        var verifiers = [verifier.configuration.environment: verifier]
-        for environment in configuration.appStoreEnvironments where verifiers[environment] == nil {
-            var other = verifier.configuration
-            other.environment = environment
-            verifiers[environment] = SignedDataVerifier(configuration: other, logger: logger)
+        let configurations = try configuration.appStoreAPIConfigurations()
+        var verifiers: [AppStoreEnvironment: SignedDataVerifier] = [:]
+        for environment in configurations.map(\.environment) {
+            var strict = verifier.configuration
+            strict.environment = environment
+            strict.acceptsSandbox = false
+            verifiers[environment] = SignedDataVerifier(configuration: strict, logger: logger)
         }
-        clients = AppStoreAPIClients(
-            configurations: try configuration.appStoreAPIConfigurations(), verifiers: verifiers, logger: logger, now: now)
+        clients = AppStoreAPIClients(configurations: configurations, verifiers: verifiers, logger: logger, now: now)
         reconciliation = ReconciliationService(pool: pool, apple: clients, snapshots: snapshots, logger: logger, now: now)
         recovery = NotificationRecoveryService(
             pool: pool, apple: clients, notifications: notifications, logger: logger, now: now)

@@ -7,9 +7,10 @@ extension ServerConfiguration {
 
     /// The environments whose App Store Server API the server asks, in the order it asks them
     /// when a purchase's environment is unknown: a Production server also takes Sandbox data
-    /// (App Review and TestFlight buy in the sandbox against the production app).
+    /// (App Review and TestFlight buy in the sandbox against the production app) unless
+    /// `STORESYNC_SANDBOX_IN_PRODUCTION=refuse`.
     var appStoreEnvironments: [AppStoreEnvironment] {
-        environment == .production ? [.production, .sandbox] : [environment]
+        environment == .production && sandboxInProduction == .grant ? [.production, .sandbox] : [environment]
     }
 
     /// One App Store Server API configuration per environment the server takes, with the key

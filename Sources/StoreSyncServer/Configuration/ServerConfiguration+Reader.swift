@@ -52,6 +52,13 @@ extension ServerConfiguration {
             }
             transferPolicy = parsed
         }
+        if let sandbox = settings.optional(.sandboxInProduction) {
+            guard let parsed = SandboxInProduction(rawValue: sandbox) else {
+                throw .invalid(.sandboxInProduction, "expected grant or refuse, got '\(sandbox)'")
+            }
+            sandboxInProduction = parsed
+        }
+        sessionIdleSeconds = try settings.integer(.sessionIdleSeconds, in: Self.sessionIdleRange) ?? sessionIdleSeconds
         verifyReceiptURL = try settings.url(.verifyReceiptURL) ?? verifyReceiptURL
         verifyReceiptSandboxURL = try settings.url(.verifyReceiptSandboxURL) ?? verifyReceiptSandboxURL
         sharedSecret = settings.optional(.sharedSecret, isSecret: true)
@@ -75,6 +82,11 @@ extension ServerConfiguration {
         }
         try validate()
     }
+}
+
+extension ServerConfiguration {
+    /// From ten minutes (a session's use is recorded at most once a minute) to ten years.
+    static let sessionIdleRange = 600...315_360_000
 }
 
 /// Reads raw strings and parses them strictly, naming the setting in every error.

@@ -38,6 +38,10 @@ public struct ServerConfiguration: Sendable {
     /// The raw 32-byte Ed25519 private key that signs snapshots; `nil`: ephemeral (not in Production).
     public var signingKey: Data?
     public var transferPolicy: TransferPolicy = .transfer
+    /// Whether a Production server grants Sandbox purchases (App Review, TestFlight).
+    public var sandboxInProduction: SandboxInProduction = .grant
+    /// A session unused this long is over (90 days by default).
+    public var sessionIdleSeconds = 7_776_000
     public var verifyReceiptURL = URL(string: "https://buy.itunes.apple.com/verifyReceipt")!
     public var verifyReceiptSandboxURL = URL(string: "https://sandbox.itunes.apple.com/verifyReceipt")!
     public var sharedSecret: String?
@@ -94,6 +98,10 @@ public struct ServerConfiguration: Sendable {
         let eventLoops = HTTPEventLoops.allowedCounts
         if !eventLoops.contains(httpEventLoops) {
             throw .invalid(.httpEventLoops, "expected \(eventLoops.lowerBound) to \(eventLoops.upperBound), got \(httpEventLoops)")
+        }
+        let idle = Self.sessionIdleRange
+        if !idle.contains(sessionIdleSeconds) {
+            throw .invalid(.sessionIdleSeconds, "expected \(idle.lowerBound) to \(idle.upperBound), got \(sessionIdleSeconds)")
         }
         if !(4...31).contains(passwordHashCost) { throw .invalid(.bcryptCost, "bcrypt's cost is 4 to 31") }
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {

@@ -75,6 +75,12 @@ extension Setting {
     static let transferPolicy = Setting(
         "storesync.transferPolicy", "STORESYNC_TRANSFER_POLICY",
         "transfer (default), transferIfNoActiveSubscription, keep or share")
+    static let sandboxInProduction = Setting(
+        "storesync.sandboxInProduction", "STORESYNC_SANDBOX_IN_PRODUCTION",
+        "Production only: grant (default) or refuse Sandbox purchases (App Review and TestFlight buy in the sandbox)")
+    static let sessionIdleSeconds = Setting(
+        "storesync.sessionIdleSeconds", "STORESYNC_SESSION_IDLE_SECONDS",
+        "a session unused this long is over (default 7776000, 90 days)")
     static let verifyReceiptURL = Setting(
         "storesync.verifyReceiptUrl", "STORESYNC_VERIFY_RECEIPT_URL", "legacy verifyReceipt endpoint (default Apple's)")
     static let verifyReceiptSandboxURL = Setting(
@@ -120,9 +126,9 @@ extension Setting {
         .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .databasePoolMode, .databaseReadURL,
         .databaseReadMaxLag, .databaseListenURL, .databaseChangePoll, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
-        .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
-        .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries,
-        .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId, .appStoreAPIPrivateKey, .appStoreAPIURL,
-        .reconcilePerMinute,
+        .sandboxInProduction, .sessionIdleSeconds, .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog,
+        .offlineGraceSeconds, .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries,
+        .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId, .appStoreAPIPrivateKey,
+        .appStoreAPIURL, .reconcilePerMinute,
     ]
 }

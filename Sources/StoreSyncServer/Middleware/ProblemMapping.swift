@@ -15,16 +15,28 @@ extension ProblemError {
         }
     }
 
-    /// `email-taken` and `weak-password` naming the field, `invalid-credentials`, or
+    /// `email-taken` and `weak-password` naming the field, `invalid-credentials` (a wrong
+    /// re-checked password names `password`), `unauthorized` for an account deleted meanwhile,
+    /// `not-found`, `invalid-request` for a password change without a password, or
     /// `rate-limited` with `Retry-After`.
     init(_ error: AccountError) {
         switch error {
         case .emailTaken:
             self.init(.emailTaken, detail: "an account with this email exists", field: "email")
-        case .weakPassword(let detail):
-            self.init(.weakPassword, detail: detail, field: "password")
+        case .weakPassword(let detail, let field):
+            self.init(.weakPassword, detail: detail, field: field)
         case .invalidCredentials:
             self.init(.invalidCredentials, detail: "email or password is wrong")
+        case .wrongPassword:
+            self.init(.invalidCredentials, detail: "the password is wrong", field: "password")
+        case .noPassword:
+            self.init(
+                .invalidRequest, detail: "this account signs in through the app's backend and has no password",
+                field: "password")
+        case .accountDeleted:
+            self = .unauthorized("the account was deleted")
+        case .notFound(let detail):
+            self = .notFound(detail)
         case .rateLimited(let seconds):
             self.init(
                 .rateLimited, status: .tooManyRequests, detail: "too many attempts; retry in \(seconds) s",

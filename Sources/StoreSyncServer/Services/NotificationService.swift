@@ -12,6 +12,8 @@ import StoreSyncCore
 struct NotificationService: Sendable {
     let pool: ConnectionPool
     let verifier: SignedDataVerifier
+    /// Which environments' notifications take effect (the rule uploads follow too).
+    let environments: EnvironmentRule
     let snapshots: SnapshotService
     let logger: Logger
 
@@ -21,6 +23,9 @@ struct NotificationService: Sendable {
         case duplicate
         case unclaimed
         case informational
+        /// Verified, but from an environment this server does not take (``EnvironmentRule``):
+        /// answered 200 so Apple stops sending it, with no effect.
+        case refused
     }
 
     private let notifications = NotificationRepository()
@@ -57,6 +62,14 @@ struct NotificationService: Sendable {
         let renewal = verified.renewalInfo?.renewalInfo
         let chain = record?.originalTransactionId ?? renewal?.originalTransactionId
         if let chain { metadata["appstore.original_transaction_id"] = "\(chain)" }
+        if let environment = record?.environment ?? renewal?.environment, let refusal = environments.refusal(of: environment) {
+            logger.info("notification \(Outcome.refused.rawValue): \(refusal)", metadata: metadata)
+            return .refused
+        }
+        if let environment = record?.environment ?? renewal?.environment, let refusal = environments.refusal(of: environment) {
+            logger.info("notification \(Outcome.refused.rawValue): \(refusal)", metadata: metadata)
+            return .refused
+        }
 
         let (outcome, changed) = try await pool.withRetryingTransaction { connection in
             guard try await notifications.markProcessed(

@@ -25,7 +25,7 @@ extension VerificationService {
             guard let known = memo.record(for: jws) else {
                 return .unrecalled(entry, jws: jws, index: index, digest: SignedTransactionDigest.bytes(of: jws))
             }
-            return .settled(Self.item(for: entry, at: index, verified: known))
+            return .settled(item(for: entry, at: index, verified: known))
         }
     }
 
@@ -50,7 +50,7 @@ extension VerificationService {
                 if let stored = holdings?.verifiedVersion(ofText: digest, claiming: entry.transactionId),
                     let record = heldRecord(stored, jws: jws)
                 {
-                    return Self.item(for: entry, at: index, verified: record)
+                    return item(for: entry, at: index, verified: record)
                 }
                 return await item(for: entry, jws: jws, at: index)
             }
@@ -58,7 +58,7 @@ extension VerificationService {
     }
 
     /// The record of a text the account holds verified: its stored row with the text put back,
-    /// remembered like a verified one. Only in the environment this server accepts: one
+    /// remembered like a verified one. Only in an environment this server's verifier accepts: one
     /// configured for another since verifies the text again, and refuses it.
     ///
     /// The row is what verifying the text gave when it was stored (rows are never updated), and
@@ -66,7 +66,7 @@ extension VerificationService {
     /// so checking again proves nothing new; a stored row is trusted the same way everywhere
     /// else (lookups serve it).
     private func heldRecord(_ stored: TransactionRecord, jws: String) -> TransactionRecord? {
-        guard stored.environment == verifier.configuration.environment else { return nil }
+        guard verifier.configuration.accepts(stored.environment) else { return nil }
         var record = stored
         record.signedTransaction = jws
         memo.remember(record)
@@ -106,20 +106,21 @@ extension VerificationService {
     /// Verifies an entry neither the memo nor the account's rows know.
     private func item(for entry: TransactionRecord, jws: String, at index: Int) async -> SyncItem {
         do {
-            return Self.item(for: entry, at: index, verified: try await verifiedAndRemembered(jws))
+            return item(for: entry, at: index, verified: try await verifiedAndRemembered(jws))
         } catch {
             return .rejected(entry, entry: index, reason: "the signed transaction was refused: \(error)")
         }
     }
 
-    /// The item of an entry whose signed transaction is `record`.
-    private static func item(for entry: TransactionRecord, at index: Int, verified record: TransactionRecord) -> SyncItem {
+    /// The item of an entry whose signed transaction is `record`: rejected when the entry
+    /// contradicts it or its environment is not taken here.
+    private func item(for entry: TransactionRecord, at index: Int, verified record: TransactionRecord) -> SyncItem {
         guard record.transactionId == entry.transactionId,
             record.originalTransactionId == entry.originalTransactionId,
             record.productId == entry.productId
         else {
             return .rejected(entry, entry: index, reason: "the entry does not match its own signed transaction")
         }
-        return .verified(record, entry: index)
+        return admit(record, entry: index)
     }
 }

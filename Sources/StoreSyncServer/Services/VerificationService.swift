@@ -14,6 +14,8 @@ struct VerificationService: Sendable {
     let receipts: ReceiptVerifierConfiguration
     let httpClient: HTTPClient
     let catalog: CatalogService
+    /// Which environments' data is taken, after verification.
+    let environments: EnvironmentRule
     let memo = VerifiedJWSMemo()
     let logger: Logger
 
@@ -28,7 +30,20 @@ struct VerificationService: Sendable {
         }
     }
 
-    /// Verifies a base64 app receipt with Apple's verifyReceipt.
+    /// What a verified record becomes: taken, or rejected when its environment is not taken
+    /// (``EnvironmentRule``).
+    ///
+    /// - Parameters:
+    ///   - record: A record Apple vouches for (a verified JWS or a verifyReceipt entry).
+    ///   - entry: Its index among a restore's entries; `nil` for an upload.
+    func admit(_ record: TransactionRecord, entry: Int?) -> SyncItem {
+        if let refusal = environments.refusal(of: record.environment) { return .rejected(record, entry: entry, reason: refusal) }
+        return .verified(record, entry: entry)
+    }
+
+    /// Verifies a base64 app receipt with Apple's verifyReceipt, following a 21007 to the
+    /// sandbox and back on a 21008; the records carry the environment that answered, and
+    /// ``admit(_:entry:)`` applies the same rule to them as to signed transactions.
     ///
     /// - Throws: ``VerificationError/receiptRejected(detail:)``, or
     ///   ``VerificationError/receiptVerifierUnavailable`` when Apple does not answer.

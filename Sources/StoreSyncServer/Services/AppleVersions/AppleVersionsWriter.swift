@@ -34,7 +34,7 @@ struct AppleVersionsWriter: Sendable {
         var holders = try await transactions.holders(of: chain, on: connection)
         if holders.isEmpty {
             guard let token = versions.appAccountToken,
-                let account = try await accounts.find(appAccountToken: token, on: connection)?.accountId
+                let account = try await accounts.accounts(byAppAccountTokens: [token], on: connection)[token]
             else {
                 if case .notification = versions.source { try await keepUnclaimed(versions, on: connection) }
                 return applied

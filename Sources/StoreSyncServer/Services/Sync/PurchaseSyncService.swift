@@ -20,7 +20,9 @@ struct PurchaseSyncService: Sendable {
     let logger: Logger
 
     /// `POST /v1/transactions`: one signed transaction (or one legacy receipt's entries).
-    /// A background upload never moves a purchase; one owned elsewhere is refused.
+    /// A background upload never moves a purchase; one owned elsewhere is refused. A signed
+    /// transaction from an environment this server does not take is refused like one that does
+    /// not verify, naming why; a receipt's entries get a verdict each.
     ///
     /// - Throws: ``RequestError``, ``VerificationError``, or ``SyncError/ownedByOtherAccount(reason:)``.
     func upload(_ request: UploadTransactionRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
@@ -33,7 +35,10 @@ struct PurchaseSyncService: Sendable {
         default:
             throw RequestError.invalid(field: "signedTransaction", detail: "send exactly one of signedTransaction and receipt")
         }
-        let items = records.map { SyncItem.verified($0, entry: nil) }
+        let items = records.map { verification.admit($0, entry: nil) }
+        if request.signedTransaction != nil, case .rejected(_, _, let reason) = items.first {
+            throw VerificationError.refused(field: "signedTransaction", detail: reason)
+        }
         let options = SyncOptions(userInitiated: false, dryRun: false)
         let outcome = try await sync(items, for: device.accountId, options: options, startingFrom: nil)
         if records.count == 1, let verdict = outcome.verdicts.first, verdict.verdict == .ownedByOtherAccount {

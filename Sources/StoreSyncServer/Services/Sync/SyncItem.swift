@@ -6,8 +6,10 @@ import StoreSyncCore
 enum SyncItem: Sendable {
     /// A version Apple vouches for (a verified JWS or a verifyReceipt entry).
     case verified(TransactionRecord, entry: Int?)
-    /// An entry whose signed data failed verification or contradicts its own fields.
-    case rejected(TransactionRecord?, entry: Int, reason: String)
+    /// An entry whose signed data failed verification or contradicts its own fields, or a
+    /// verified version from an environment this server does not take (`entry` is `nil` for
+    /// an upload).
+    case rejected(TransactionRecord?, entry: Int?, reason: String)
     /// An entry without signed data: confirmed only against what the server already holds.
     case unsigned(TransactionRecord, entry: Int)
     /// A legacy `UserDefaults` flag: product id set to true.

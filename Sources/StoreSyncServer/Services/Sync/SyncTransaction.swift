@@ -80,10 +80,11 @@ struct SyncTransaction {
     /// its ledger read now.
     ///
     /// - Parameter read: What the account held when read before the transaction, if it was.
-    /// - Throws: ``StoreSyncError/accountMissing(_:)`` when the account has no version row.
+    /// - Throws: ``AccountError/accountDeleted`` when the account was deleted after the request
+    ///   was authenticated (its version row is gone): nothing is written.
     func lockAccount(startingFrom read: AccountHoldings?) async throws -> AccountHoldings {
         guard let version = try await accounts.lockVersion(presenter, on: connection) else {
-            throw StoreSyncError.accountMissing(presenter)
+            throw AccountError.accountDeleted
         }
         if let read, read.version == version { return read }
         return AccountHoldings(version: version, ledger: try await transactions.ledger(of: presenter, on: connection))
