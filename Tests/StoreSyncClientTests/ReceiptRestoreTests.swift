@@ -35,7 +35,7 @@ import Testing
             _ = try await device.client.record(signedTransaction: lifetime.jws)
             let receipt = Data((0..<300).map { UInt8($0 % 256) })
 
-            let outcome = try await device.client.restore(receipt: receipt)
+            let outcome = try await device.client.restore(receipt: receipt, userInitiated: true)
             let body = try #require(device.transport.jsonBodies(sentTo: "/v1/restore").last)
             #expect(body["receipt"] as? String == receipt.base64EncodedString())
             #expect(body["userInitiated"] as? Bool == true)

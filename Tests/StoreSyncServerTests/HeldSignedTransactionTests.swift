@@ -116,7 +116,7 @@ import Testing
                     group: TestCatalog.subscriptionGroup)
             case .nonRenewing: TestPurchases.record(product, type: type, purchased: purchased, revoked: purchased + 3_600)
             case .nonConsumable: TestPurchases.record(product, type: type, purchased: purchased, token: UUID())
-            case .consumable: TestPurchases.record(product, type: type, purchased: purchased)
+            default: TestPurchases.record(product, type: type, purchased: purchased)
             }
             let entry = try await buy(record, on: server, token: account.token)
             let jws = try #require(entry.signedTransaction)

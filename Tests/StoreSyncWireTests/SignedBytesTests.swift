@@ -37,10 +37,10 @@ import Testing
     @Test func theSyncResponseMadeFromASnapshotBodyDecodesToTheSameResponse() throws {
         let signed = WireFixture.snapshot.signed("c2lnbmF0dXJl")
         let snapshotBody = Snapshot.body(signedBytes: try signed.signedBytes(), signature: signed.signature)
-        let body = SyncResponse.body(verdicts: WireFixture.verdicts, snapshotBody: snapshotBody)
+        let body = try SyncResponse.body(verdicts: WireFixture.verdicts, snapshotBody: snapshotBody)
         let decoded = try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: body)
         #expect(decoded == SyncResponse(verdicts: WireFixture.verdicts, snapshot: signed))
-        let empty = SyncResponse.body(verdicts: [], snapshotBody: snapshotBody)
+        let empty = try SyncResponse.body(verdicts: [], snapshotBody: snapshotBody)
         #expect(try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: empty).verdicts.isEmpty)
     }
 

@@ -6,21 +6,29 @@ extension StoreSyncClient {
     /// Restores purchases: sends the device's ledger and legacy flags, applies the verdicts
     /// and caches the signed snapshot.
     ///
+    /// The app's **Restore Purchases** button passes `userInitiated: true`; every other call
+    /// (at launch, in the background) leaves the default, which never moves a purchase away from
+    /// another account: two devices signed in to different accounts then cannot bounce one
+    /// purchase between them.
+    ///
     /// Transactions the server rejected are dropped from the device; those it has not seen a
     /// verdict for (recorded while the restore was in flight) and those still queued are
     /// kept. Legacy flags are resolved: confirmed by a verified purchase, or dropped.
     ///
     /// - Parameters:
-    ///   - userInitiated: `true` when the user tapped Restore Purchases: only then may the
+    ///   - userInitiated: `true` only when the user tapped Restore Purchases: only then may the
     ///     server move a purchase from another account to this one (its transfer policy
-    ///     permitting). Background syncs pass `false`.
+    ///     permitting). `false` by default.
     ///   - dryRun: Ask what would happen — e.g. to warn "this moves your purchase from another
-    ///     account" — without changing anything, on the server or on the device.
-    /// - Returns: The verdicts, the verified snapshot, and what happened to the cache.
+    ///     account" — without changing anything, on the server or on the device. The server
+    ///     answers an unsigned preview (a signature only ever covers what it stored): it is
+    ///     returned, never cached, and grants nothing.
+    /// - Returns: The verdicts, the verified snapshot (for a dry run, the preview), and what
+    ///   happened to the cache.
     /// - Throws: ``StoreSyncClientError/notSignedIn``; ``StoreSyncClientError/sessionChanged``
     ///   when the account signed out or switched meanwhile (nothing written); transport,
     ///   server and trust errors.
-    public func restore(userInitiated: Bool = true, dryRun: Bool = false) async throws -> RestoreOutcome {
+    public func restore(userInitiated: Bool = false, dryRun: Bool = false) async throws -> RestoreOutcome {
         try await restore(receipt: nil, userInitiated: userInitiated, dryRun: dryRun)
     }
 
@@ -56,8 +64,12 @@ extension StoreSyncClient {
             receipt: receipt, userInitiated: userInitiated, dryRun: dryRun)
         let response = try await api.restore(request, token: ticket.token)
         try ensureCurrent(ticket)
+        guard !dryRun else {
+            // An unsigned preview of a state never stored: shown, never kept, never trusted.
+            guard response.snapshot.accountId == ticket.session.accountId else { throw .untrustedSnapshot }
+            return RestoreOutcome(verdicts: response.verdicts, snapshot: response.snapshot, isDryRun: true)
+        }
         try trust(response.snapshot, for: ticket)
-        guard !dryRun else { return RestoreOutcome(verdicts: response.verdicts, snapshot: response.snapshot, isDryRun: true) }
 
         let matched = VerdictMatching(verdicts: response.verdicts, records: sentRecords, flags: sentFlags)
         // Re-read: calls that ran while the request was in flight may have added records.

@@ -162,7 +162,10 @@ struct AppDependencies: Sendable {
             logger: logger)
         sync = PurchaseSyncService(
             pool: pool, verification: verification, catalog: catalog, snapshots: snapshots,
-            rules: OwnershipRules(policy: configuration.transferPolicy), maxRestoreEntries: configuration.maxRestoreEntries,
+            rules: OwnershipRules(
+                policy: configuration.transferPolicy,
+                transferCooldown: TimeInterval(configuration.transferCooldownSeconds)),
+            maxRestoreEntries: configuration.maxRestoreEntries,
             now: now, logger: logger)
         lookups = LookupService(
             pool: pool, catalog: catalog, snapshots: snapshots,

@@ -59,6 +59,8 @@ extension ServerConfiguration {
             sandboxInProduction = parsed
         }
         sessionIdleSeconds = try settings.integer(.sessionIdleSeconds, in: Self.sessionIdleRange) ?? sessionIdleSeconds
+        transferCooldownSeconds = try settings.integer(.transferCooldownSeconds, in: Self.transferCooldownRange)
+            ?? transferCooldownSeconds
         verifyReceiptURL = try settings.url(.verifyReceiptURL) ?? verifyReceiptURL
         verifyReceiptSandboxURL = try settings.url(.verifyReceiptSandboxURL) ?? verifyReceiptSandboxURL
         sharedSecret = settings.optional(.sharedSecret, isSecret: true)

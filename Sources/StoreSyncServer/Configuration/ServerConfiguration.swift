@@ -42,6 +42,9 @@ public struct ServerConfiguration: Sendable {
     public var sandboxInProduction: SandboxInProduction = .grant
     /// A session unused this long is over (90 days by default).
     public var sessionIdleSeconds = 7_776_000
+    /// Under `transfer` and `transferIfNoActiveSubscription`: how long a purchase that moved
+    /// between accounts stays put before a restore may move it again; 0 turns the wait off.
+    public var transferCooldownSeconds = 86_400
     public var verifyReceiptURL = URL(string: "https://buy.itunes.apple.com/verifyReceipt")!
     public var verifyReceiptSandboxURL = URL(string: "https://sandbox.itunes.apple.com/verifyReceipt")!
     public var sharedSecret: String?
@@ -104,6 +107,11 @@ public struct ServerConfiguration: Sendable {
             throw .invalid(.sessionIdleSeconds, "expected \(idle.lowerBound) to \(idle.upperBound), got \(sessionIdleSeconds)")
         }
         if !(4...31).contains(passwordHashCost) { throw .invalid(.bcryptCost, "bcrypt's cost is 4 to 31") }
+        if !Self.transferCooldownRange.contains(transferCooldownSeconds) {
+            throw .invalid(
+                .transferCooldownSeconds,
+                "expected \(Self.transferCooldownRange.lowerBound) to \(Self.transferCooldownRange.upperBound) seconds, got \(transferCooldownSeconds)")
+        }
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {
             throw .invalid(.adminAPIKey, "use at least 16 characters")
         }
@@ -114,6 +122,11 @@ public struct ServerConfiguration: Sendable {
         }
         try validateDatabaseURLs()
     }
+}
+
+extension ServerConfiguration {
+    /// The cool-downs accepted: none, up to a year.
+    static let transferCooldownRange = 0...31_536_000
 }
 
 /// How many sign-in attempts are allowed in a sliding window.

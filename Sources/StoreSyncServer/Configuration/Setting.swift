@@ -81,6 +81,9 @@ extension Setting {
     static let sessionIdleSeconds = Setting(
         "storesync.sessionIdleSeconds", "STORESYNC_SESSION_IDLE_SECONDS",
         "a session unused this long is over (default 7776000, 90 days)")
+    static let transferCooldownSeconds = Setting(
+        "storesync.transferCooldownSeconds", "STORESYNC_TRANSFER_COOLDOWN_SECONDS",
+        "under transfer policies, how long a purchase that moved between accounts stays put (default 86400; 0: no wait)")
     static let verifyReceiptURL = Setting(
         "storesync.verifyReceiptUrl", "STORESYNC_VERIFY_RECEIPT_URL", "legacy verifyReceipt endpoint (default Apple's)")
     static let verifyReceiptSandboxURL = Setting(
@@ -126,9 +129,9 @@ extension Setting {
         .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .databasePoolMode, .databaseReadURL,
         .databaseReadMaxLag, .databaseListenURL, .databaseChangePoll, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
-        .sandboxInProduction, .sessionIdleSeconds, .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog,
-        .offlineGraceSeconds, .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries,
-        .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId, .appStoreAPIPrivateKey,
-        .appStoreAPIURL, .reconcilePerMinute,
+        .sandboxInProduction, .sessionIdleSeconds, .transferCooldownSeconds, .verifyReceiptURL,
+        .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds, .allowUnverified, .maxBodyBytes,
+        .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries, .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId,
+        .appStoreAPIPrivateKey, .appStoreAPIURL, .reconcilePerMinute,
     ]
 }

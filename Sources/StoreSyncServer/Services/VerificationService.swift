@@ -2,6 +2,7 @@ import AppStoreVerification
 import AsyncHTTPClient
 import Foundation
 import Logging
+import Metrics
 import StoreSyncAPI
 import StoreSyncCore
 
@@ -18,6 +19,12 @@ struct VerificationService: Sendable {
     let environments: EnvironmentRule
     let memo = VerifiedJWSMemo()
     let logger: Logger
+    /// `storesync_signed_transactions_verified_total{result}`: the full checks (signature and
+    /// certificate chain) of signed transactions that neither the memo nor an account's rows
+    /// knew, by result — the expensive part of uploads and restores, which a request cannot
+    /// multiply by repeating a text.
+    private let verifiedTexts = Counter(label: "storesync_signed_transactions_verified_total", dimensions: [("result", "verified")])
+    private let refusedTexts = Counter(label: "storesync_signed_transactions_verified_total", dimensions: [("result", "refused")])
 
     /// Verifies one signed transaction.
     ///
@@ -75,7 +82,14 @@ struct VerificationService: Sendable {
 
     /// Verifies a JWS the memo does not know and remembers the record.
     func verifiedAndRemembered(_ jws: String) async throws -> TransactionRecord {
-        let record = try await verifier.verifyTransaction(jws).record
+        let record: TransactionRecord
+        do {
+            record = try await verifier.verifyTransaction(jws).record
+            verifiedTexts.increment()
+        } catch {
+            refusedTexts.increment()
+            throw error
+        }
         // A record accepted only under the development switch is not worth remembering.
         if record.evidence == .jws { memo.remember(record) }
         return record

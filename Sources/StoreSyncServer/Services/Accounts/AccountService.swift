@@ -118,11 +118,8 @@ struct AccountService: Sendable {
 
     static func validated(deviceName: String?) throws -> String? {
         guard let name = deviceName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
-        guard name.count <= 200 else {
-            throw RequestError.invalid(field: "deviceName", detail: "deviceName may have at most 200 characters")
-        }
-        guard !CredentialRules.containsControlCharacter(name) else {
-            throw RequestError.invalid(field: "deviceName", detail: "deviceName must not contain control characters")
+        if let problem = CredentialRules.problem(withDeviceName: name) {
+            throw RequestError.invalid(field: "deviceName", detail: problem)
         }
         return name
     }

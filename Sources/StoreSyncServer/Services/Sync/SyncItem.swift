@@ -14,6 +14,9 @@ enum SyncItem: Sendable {
     case unsigned(TransactionRecord, entry: Int)
     /// A legacy `UserDefaults` flag: product id set to true.
     case legacyFlag(productId: String)
+    /// Legacy flags naming products the catalog does not define, dropped unread: one verdict
+    /// answers them all, so a request's flags cost at most the catalog's size.
+    case unknownLegacyFlags(count: Int)
 }
 
 /// How a sync may change ownership.
@@ -27,8 +30,10 @@ struct SyncOptions: Sendable {
 /// What a sync answers: one verdict per item and the account's snapshot afterwards.
 struct SyncOutcome: Sendable {
     var verdicts: [Verdict]
-    /// The account's snapshot after the change, with its encoded body.
-    var snapshot: SignedSnapshot
+    /// The account's snapshot after the change: signed, or for a dry run an unsigned preview.
+    var snapshot: Snapshot
+    /// The snapshot's JSON, as sent.
+    var snapshotBody: Data
     /// Every account whose version changed, with its new version (cached snapshots of older
     /// versions are stale).
     var changedAccounts: [UUID: Int64]

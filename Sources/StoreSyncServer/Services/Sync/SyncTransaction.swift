@@ -47,6 +47,9 @@ struct SyncTransaction {
         var ownersWritten: Set<OwnerChange> = []
         /// Purchases moving between accounts, with their whole history.
         var moves: [Move] = []
+        /// Purchases the presenter starts sharing with their owner, whose every stored version
+        /// it copies (``Move/from`` is the owner; the owner keeps them).
+        var shares: [Move] = []
         /// Purchases an account claims now: versions kept for them while unclaimed follow.
         var claims: [(originalTransactionId: String, accountId: UUID)] = []
     }
@@ -73,6 +76,8 @@ struct SyncTransaction {
         var version: Int64
         /// Every account whose version changed, with its new version.
         var changedAccounts: [UUID: Int64]
+        /// The purchases that moved between accounts.
+        var moves: [Move]
     }
 
     /// Locks the presenter's account and gives what it holds at the locked version: `read` when
