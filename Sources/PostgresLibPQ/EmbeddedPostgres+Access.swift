@@ -3,8 +3,10 @@ internal import Foundation
 extension EmbeddedPostgres {
     /// Writes who may connect, at every start (an older cluster's `trust` is replaced too):
     /// unix socket only, authenticated by the peer's operating-system user (`peer`), and the
-    /// only user admitted is the one running this process, as the superuser. Another local
-    /// user — even one that reaches the socket — is refused, and no line trusts anybody.
+    /// only users admitted, as the superuser, are the one running this process and — when it
+    /// is root — the account the server runs as (which owns the data files anyway; a standby's
+    /// replication and a PgBouncer in front connect as it). Another local user — even one that
+    /// reaches the socket — is refused, and no line trusts anybody.
     func writeAccessRules(owner: ServerAccount?) throws {
         let uid = geteuid()
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name.map({ String(cString: $0) }), !name.isEmpty else {
@@ -14,14 +16,16 @@ extension EmbeddedPostgres {
             # Written by StoreSync at every start; edits are lost. Unix socket only: each connection is
             # authenticated by its operating-system user (peer), mapped in pg_ident.conf.
             local all all peer map=storesync
+            local replication all peer map=storesync
 
             """
+        let users = [name] + (owner.map { [$0.name] } ?? [])
         let ident = """
             # Written by StoreSync at every start; edits are lost. The user that starts the cluster
-            # connects as the superuser; nobody else connects at all.
-            storesync \(Self.quoted(name)) \(Self.quoted(options.superuser))
+            # (and, when that is root, the account the server runs as) connects as the superuser;
+            # nobody else connects at all.
 
-            """
+            """ + users.map { "storesync \(Self.quoted($0)) \(Self.quoted(options.superuser))\n" }.joined()
         for (file, text) in [("pg_hba.conf", hba), ("pg_ident.conf", ident)] {
             let path = dataDirectory.appendingPathComponent(file).path
             guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])

@@ -71,11 +71,15 @@ public func buildApplication(
         logger.logLevel = configuration.logLevel
         return logger
     }()
+    let topology = try configuration.databaseTopology(primary: database)
     let pool = ConnectionPool(
-        configuration: database.withServerSessionSettings(configuration), size: configuration.databasePoolSize, logger: logger)
+        configuration: topology.primary.withServerSessionSettings(configuration), size: configuration.databasePoolSize,
+        logger: logger)
     let schema = try SchemaLocation.resolve(configured: configuration.schemaDirectory)
-    let feed = try ChangeFeed(database: database, logger: logger)
-    let dependencies = try AppDependencies(configuration: configuration, pool: pool, feed: feed, logger: logger, now: now)
+    let feed = try ChangeFeed(topology: topology, pool: pool, configuration: configuration, logger: logger)
+    let standby = StandbyReads.services(topology: topology, primary: pool, configuration: configuration, logger: logger)
+    let dependencies = try AppDependencies(
+        configuration: configuration, pool: pool, feed: feed, standby: standby, logger: logger, now: now)
     let router = buildRouter(dependencies: dependencies, configuration: configuration, metrics: metrics)
 
     let host = configuration.httpHost
@@ -98,9 +102,18 @@ public func buildApplication(
         eventLoopGroupProvider: .shared(HTTPEventLoops.group(threads: configuration.httpEventLoops)),
         logger: logger
     )
-    app.addServices(pool, dependencies.healthPool, feed.listener, feed, PoolMetricsService(pool: pool))
+    // Services stop in reverse order: the pools after everything that uses them.
+    app.addServices(pool, dependencies.healthPool)
+    if let standby { app.addServices(standby.pool) }
+    if let listener = feed.listener { app.addServices(listener) }
+    app.addServices(feed)
+    if let standby { app.addServices(standby.monitor) }
+    app.addServices(PoolMetricsService(pool: pool))
+    let started = StartupGate()
+    app.services += dependencies.appStore.backgroundServices(after: started)
+    dependencies.appStore.announce()
     app.beforeServerStarts {
-        let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
+        let applied = try await topology.migrate(schema: schema.directory, primary: pool, logger: logger)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
         feed.markSchemaReady()
         if let path = configuration.catalogPath {
@@ -108,6 +121,7 @@ public func buildApplication(
         } else {
             try await dependencies.catalog.reload()
         }
+        started.open()
     }
     return app
 }
@@ -124,9 +138,11 @@ struct AppDependencies: Sendable {
     let sync: PurchaseSyncService
     let lookups: LookupService
     let notifications: NotificationService
+    let appStore: AppStoreServices
 
     init(
-        configuration: ServerConfiguration, pool: ConnectionPool, feed: ChangeFeed?, logger: Logger,
+        configuration: ServerConfiguration, pool: ConnectionPool, feed: ChangeFeed?,
+        standby: (pool: ConnectionPool, monitor: StandbyMonitor, maxLag: Duration)? = nil, logger: Logger,
         now: @escaping @Sendable () -> Date
     ) throws {
         let verifier = SignedDataVerifier(configuration: try Self.verifierConfiguration(configuration), logger: logger)
@@ -148,19 +164,31 @@ struct AppDependencies: Sendable {
         let sessionCache = SessionCache(feed: feed)
         accounts = AccountService(
             pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost, capacity: configuration.passwordChecks),
-            throttle: LoginThrottle(pool: pool, limits: configuration.loginLimits), sessionCache: sessionCache, now: now,
-            logger: logger)
+            throttle: LoginThrottle(pool: pool, limits: configuration.loginLimits), sessionCache: sessionCache,
+            snapshots: snapshots,
+            sessionIdle: TimeInterval(configuration.sessionIdleSeconds), now: now, logger: logger)
         feed?.attach(ChangeFeed.Subscribers(snapshots: snapshots, sessions: sessionCache, catalog: catalog))
+        let environments = EnvironmentRule(
+            server: configuration.environment, sandboxInProduction: configuration.sandboxInProduction)
         let verification = VerificationService(
-            verifier: verifier, receipts: receipts, httpClient: .shared, catalog: catalog, logger: logger)
+            verifier: verifier, receipts: receipts, httpClient: .shared, catalog: catalog, environments: environments,
+            logger: logger)
         sync = PurchaseSyncService(
             pool: pool, verification: verification, catalog: catalog, snapshots: snapshots,
-            rules: OwnershipRules(policy: configuration.transferPolicy), maxRestoreEntries: configuration.maxRestoreEntries,
+            rules: OwnershipRules(
+                policy: configuration.transferPolicy,
+                transferCooldown: TimeInterval(configuration.transferCooldownSeconds)),
+            maxRestoreEntries: configuration.maxRestoreEntries,
             now: now, logger: logger)
         lookups = LookupService(
             pool: pool, catalog: catalog, snapshots: snapshots,
-            concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), now: now)
-        notifications = NotificationService(pool: pool, verifier: verifier, snapshots: snapshots, logger: logger)
+            concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), standby: standby,
+            now: now)
+        notifications = NotificationService(
+            pool: pool, verifier: verifier, environments: environments, snapshots: snapshots, logger: logger)
+        appStore = try AppStoreServices(
+            configuration: configuration, verifier: verifier, pool: pool, catalog: catalog, snapshots: snapshots,
+            notifications: notifications, logger: logger, now: now)
     }
 
     static func verifierConfiguration(_ configuration: ServerConfiguration) throws -> VerifierConfiguration {
@@ -175,7 +203,9 @@ struct AppDependencies: Sendable {
             return try VerifierConfiguration(
                 bundleId: configuration.bundleId, appAppleId: configuration.appAppleId,
                 environment: configuration.environment, trustedRoots: roots ?? [VerifierConfiguration.appleRootCAG3],
-                allowUnverified: configuration.allowUnverified)
+                allowUnverified: configuration.allowUnverified,
+                // Verified always, so that a refusal (EnvironmentRule) names the setting.
+                acceptsSandbox: configuration.environment == .production)
         } catch {
             throw ConfigurationError.invalid(.environment, "\(error)")
         }

@@ -32,12 +32,19 @@ func buildRouter(
     let device = v1.group()
         .add(middleware: DeviceAuthenticator(accounts: dependencies.accounts))
         .group(context: DeviceRequestContext.self)
-    AccountController(accounts: dependencies.accounts, maxBodyBytes: limit).addDeviceRoutes(to: device)
+    AccountController(accounts: dependencies.accounts, maxBodyBytes: limit, trustedProxies: configuration.trustedProxies)
+        .addDeviceRoutes(to: device)
     SyncController(sync: dependencies.sync, maxBodyBytes: limit).addRoutes(to: device)
     EntitlementController(lookups: dependencies.lookups).addRoutes(to: device)
 
     let admin = v1.group("admin").add(middleware: AdminAuthenticator(apiKey: configuration.adminAPIKey))
     AdminController(lookups: dependencies.lookups).addRoutes(to: admin)
+    ExternalUserController(accounts: dependencies.accounts, lookups: dependencies.lookups, maxBodyBytes: limit)
+        .addRoutes(to: admin)
     CatalogController(catalog: dependencies.catalog, maxBodyBytes: limit).addAdminRoutes(to: admin)
+    AppStoreAdminController(
+        reconciliation: dependencies.appStore.reconciliation, recovery: dependencies.appStore.recovery,
+        orders: dependencies.appStore.orders, testNotifications: dependencies.appStore.testNotifications
+    ).addRoutes(to: admin)
     return router
 }

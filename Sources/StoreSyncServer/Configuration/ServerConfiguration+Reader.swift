@@ -24,6 +24,18 @@ extension ServerConfiguration {
         httpEventLoops = try settings.integer(.httpEventLoops, in: HTTPEventLoops.allowedCounts) ?? httpEventLoops
         databaseURL = settings.optional(.databaseURL)
         databasePoolSize = try settings.integer(.databasePoolSize, in: 1...512) ?? databasePoolSize
+        if let mode = settings.optional(.databasePoolMode) {
+            guard let parsed = DatabasePoolMode(rawValue: mode.lowercased()) else {
+                throw .invalid(.databasePoolMode, "expected session or transaction, got '\(mode)'")
+            }
+            databasePoolMode = parsed
+        }
+        databaseReadURL = settings.optional(.databaseReadURL, isSecret: true)
+        databaseReadMaxLagMilliseconds =
+            try settings.integer(.databaseReadMaxLag, in: 1...3_600_000) ?? databaseReadMaxLagMilliseconds
+        databaseListenURL = settings.optional(.databaseListenURL, isSecret: true)
+        databaseChangePollMilliseconds =
+            try settings.integer(.databaseChangePoll, in: 10...600_000) ?? databaseChangePollMilliseconds
         dataDirectory = settings.optional(.dataDirectory) ?? dataDirectory
         schemaDirectory = settings.optional(.schemaDirectory)
         appAppleId = try settings.integer(.appAppleId, in: 1...Int.max).map(Int64.init)
@@ -40,6 +52,15 @@ extension ServerConfiguration {
             }
             transferPolicy = parsed
         }
+        if let sandbox = settings.optional(.sandboxInProduction) {
+            guard let parsed = SandboxInProduction(rawValue: sandbox) else {
+                throw .invalid(.sandboxInProduction, "expected grant or refuse, got '\(sandbox)'")
+            }
+            sandboxInProduction = parsed
+        }
+        sessionIdleSeconds = try settings.integer(.sessionIdleSeconds, in: Self.sessionIdleRange) ?? sessionIdleSeconds
+        transferCooldownSeconds = try settings.integer(.transferCooldownSeconds, in: Self.transferCooldownRange)
+            ?? transferCooldownSeconds
         verifyReceiptURL = try settings.url(.verifyReceiptURL) ?? verifyReceiptURL
         verifyReceiptSandboxURL = try settings.url(.verifyReceiptSandboxURL) ?? verifyReceiptSandboxURL
         sharedSecret = settings.optional(.sharedSecret, isSecret: true)
@@ -50,6 +71,11 @@ extension ServerConfiguration {
         snapshotCacheEntries = try settings.integer(.snapshotCacheEntries, in: 0...10_000_000) ?? snapshotCacheEntries
         passwordHashCost = try settings.integer(.bcryptCost, in: 4...31).map(UInt8.init) ?? passwordHashCost
         maxRestoreEntries = try settings.integer(.maxRestoreEntries, in: 1...1_000_000) ?? maxRestoreEntries
+        appStoreAPIKey = try AppStoreAPIKeySettings(
+            keyId: settings.optional(.appStoreAPIKeyId), issuerId: settings.optional(.appStoreAPIIssuerId),
+            privateKeyPath: settings.optional(.appStoreAPIPrivateKey))
+        appStoreAPIURL = try settings.url(.appStoreAPIURL)
+        reconcilePerMinute = try settings.integer(.reconcilePerMinute, in: Self.reconcileRates) ?? reconcilePerMinute
         httpIdleTimeoutSeconds = try settings.integer(.httpIdleTimeoutSeconds, in: 1...86_400) ?? httpIdleTimeoutSeconds
         httpMaxConnections = try settings.integer(.httpMaxConnections, in: 1...1_000_000) ?? httpMaxConnections
         maxAnonymousBodyBytes = try settings.integer(.maxAnonymousBodyBytes, in: 1024...(1 << 20)) ?? maxAnonymousBodyBytes
@@ -71,6 +97,11 @@ extension ServerConfiguration {
         }
         try validate()
     }
+}
+
+extension ServerConfiguration {
+    /// From ten minutes (a session's use is recorded at most once a minute) to ten years.
+    static let sessionIdleRange = 600...315_360_000
 }
 
 /// Reads raw strings and parses them strictly, naming the setting in every error.

@@ -41,6 +41,21 @@ extension Setting {
         "postgres://user:pass@host:port/db; unset: an embedded cluster under STORESYNC_DATA_DIR")
     static let databasePoolSize = Setting(
         "database.poolSize", "DATABASE_POOL_SIZE", "PostgreSQL connections per server (default 8)")
+    static let databasePoolMode = Setting(
+        "database.poolMode", "DATABASE_POOL_MODE",
+        "session (default) or transaction: DATABASE_URL and DATABASE_READ_URL are PgBouncer with pool_mode = transaction")
+    static let databaseReadURL = Setting(
+        "database.readUrl", "DATABASE_READ_URL",
+        "a hot standby that serves entitlement lookups, never older than what the device has seen; unset: the primary")
+    static let databaseReadMaxLag = Setting(
+        "database.readMaxLagMs", "DATABASE_READ_MAX_LAG_MS",
+        "a standby further behind than this serves no lookup; the primary answers (default 1000)")
+    static let databaseListenURL = Setting(
+        "database.listenUrl", "DATABASE_LISTEN_URL",
+        "a direct connection (not a transaction pooler) for LISTEN and migrations; unset: DATABASE_URL, or polling behind PgBouncer")
+    static let databaseChangePoll = Setting(
+        "database.changePollMs", "DATABASE_CHANGE_POLL_MS",
+        "without LISTEN: how often cached answers are checked against the database (default 1000)")
     static let dataDirectory = Setting(
         "storesync.dataDir", "STORESYNC_DATA_DIR", "embedded PostgreSQL directory (default .storesync)")
     static let schemaDirectory = Setting(
@@ -60,6 +75,15 @@ extension Setting {
     static let transferPolicy = Setting(
         "storesync.transferPolicy", "STORESYNC_TRANSFER_POLICY",
         "transfer (default), transferIfNoActiveSubscription, keep or share")
+    static let sandboxInProduction = Setting(
+        "storesync.sandboxInProduction", "STORESYNC_SANDBOX_IN_PRODUCTION",
+        "Production only: grant (default) or refuse Sandbox purchases (App Review and TestFlight buy in the sandbox)")
+    static let sessionIdleSeconds = Setting(
+        "storesync.sessionIdleSeconds", "STORESYNC_SESSION_IDLE_SECONDS",
+        "a session unused this long is over (default 7776000, 90 days)")
+    static let transferCooldownSeconds = Setting(
+        "storesync.transferCooldownSeconds", "STORESYNC_TRANSFER_COOLDOWN_SECONDS",
+        "under transfer policies, how long a purchase that moved between accounts stays put (default 86400; 0: no wait)")
     static let verifyReceiptURL = Setting(
         "storesync.verifyReceiptUrl", "STORESYNC_VERIFY_RECEIPT_URL", "legacy verifyReceipt endpoint (default Apple's)")
     static let verifyReceiptSandboxURL = Setting(
@@ -106,15 +130,31 @@ extension Setting {
         "database.lockTimeoutSeconds", "DATABASE_LOCK_TIMEOUT_SECONDS",
         "longest a server statement waits for a lock before it fails with a 503 (default 10; 0: no limit)")
     static let logLevel = Setting("log.level", "LOG_LEVEL", "trace, debug, info (default), notice, warning, error")
+    static let appStoreAPIKeyId = Setting(
+        "storesync.appstoreApi.keyId", "STORESYNC_APPSTORE_API_KEY_ID",
+        "App Store Server API key id from App Store Connect; set the three API settings together, or none")
+    static let appStoreAPIIssuerId = Setting(
+        "storesync.appstoreApi.issuerId", "STORESYNC_APPSTORE_API_ISSUER_ID", "App Store Server API issuer id")
+    static let appStoreAPIPrivateKey = Setting(
+        "storesync.appstoreApi.privateKey", "STORESYNC_APPSTORE_API_PRIVATE_KEY",
+        "path of the App Store Server API .p8 private key")
+    static let appStoreAPIURL = Setting(
+        "storesync.appstoreApi.url", "STORESYNC_APPSTORE_API_URL",
+        "App Store Server API base URL for every environment (default Apple's, by environment)")
+    static let reconcilePerMinute = Setting(
+        "storesync.reconcilePerMinute", "STORESYNC_RECONCILE_PER_MINUTE",
+        "subscriptions due without a notification refreshed per minute at most (default 30; 0 turns it off)")
 
     /// Every setting, in the order `--help` lists them.
     public static let all: [Setting] = [
-        .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .dataDirectory, .schemaDirectory,
+        .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .databasePoolMode, .databaseReadURL,
+        .databaseReadMaxLag, .databaseListenURL, .databaseChangePoll, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
-        .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
-        .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries,
+        .sandboxInProduction, .sessionIdleSeconds, .transferCooldownSeconds, .verifyReceiptURL,
+        .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds, .allowUnverified, .maxBodyBytes,
+        .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries, .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId,
+        .appStoreAPIPrivateKey, .appStoreAPIURL, .reconcilePerMinute,
         .httpIdleTimeoutSeconds, .httpMaxConnections, .maxAnonymousBodyBytes, .trustedProxies, .passwordChecks,
         .databaseStatementTimeoutSeconds, .databaseLockTimeoutSeconds,
-        .logLevel,
     ]
 }

@@ -36,6 +36,19 @@ enum CredentialRules {
         return nil
     }
 
+    /// The most a device name may have, in Unicode code points: the unit PostgreSQL's
+    /// `length()` counts in the column's check, so whatever passes here fits there.
+    static let maxDeviceNameLength = 200
+
+    /// Why the device name (already trimmed) is not acceptable, if it is not.
+    static func problem(withDeviceName name: String) -> String? {
+        if name.unicodeScalars.count > maxDeviceNameLength {
+            return "deviceName may have at most \(maxDeviceNameLength) characters (Unicode code points)"
+        }
+        if containsControlCharacter(name) { return "deviceName must not contain control characters" }
+        return nil
+    }
+
     /// Refuses sign-in fields no account can have — an email or a password longer than sign-up
     /// accepts — before anything is counted, looked up or hashed. The sizes alone say nothing
     /// about which accounts exist.
