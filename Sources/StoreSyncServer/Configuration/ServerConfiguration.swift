@@ -44,6 +44,18 @@ public struct ServerConfiguration: Sendable {
     /// Sign-in throttling per email and per client address.
     public var loginLimits = LoginLimits()
     public var logLevel: Logger.Level = .info
+    /// How `storesync serve` writes log lines (the executable installs the handler).
+    public var logFormat: LogFormat = .text
+    /// Where every event is POSTed; `nil`: no webhook, and no delivery is queued.
+    public var webhookURL: URL?
+    /// The HMAC-SHA256 key of `StoreSync-Signature`; required with ``webhookURL``.
+    public var webhookSecret: String?
+    /// Backoff, give-up period, timeout and polling of webhook deliveries.
+    public var webhookDelivery = WebhookDeliveryPolicy()
+    /// Where `/metrics` listens when ``metricsPort`` is set.
+    public var metricsHost = "127.0.0.1"
+    /// Serve `/metrics` on this port, not on the API port; `nil`: on the API port.
+    public var metricsPort: Int?
 
     /// Creates a configuration with the two settings that have no default.
     ///
@@ -75,6 +87,7 @@ public struct ServerConfiguration: Sendable {
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {
             throw .invalid(.adminAPIKey, "use at least 16 characters")
         }
+        try validateOperations()
     }
 }
 
