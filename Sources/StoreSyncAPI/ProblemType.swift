@@ -61,11 +61,13 @@ public struct ProblemType: Sendable, Hashable, CaseIterable {
     public static let serviceUnavailable = ProblemType("service-unavailable", "Service unavailable", 503)
     /// An unexpected server error (500).
     public static let `internal` = ProblemType("internal", "Internal server error", 500)
+    /// The resource's state does not allow this now, e.g. retrying a delivery that is pending (409).
+    public static let conflict = ProblemType("conflict", "Conflict", 409)
 
     /// Every problem type StoreSync defines.
     public static let allCases: [ProblemType] = [
         .invalidRequest, .malformedJSON, .unsupportedMediaType, .payloadTooLarge, .unauthorized, .forbidden,
         .notFound, .emailTaken, .weakPassword, .invalidCredentials, .rateLimited, .ownedByOtherAccount,
-        .invalidSignedData, .receiptRejected, .serviceUnavailable, .internal,
+        .invalidSignedData, .receiptRejected, .serviceUnavailable, .internal, .conflict,
     ]
 }

@@ -91,10 +91,12 @@ public func buildApplication(
         logger: logger
     )
     app.addServices(pool, feed.listener, feed, PoolMetricsService(pool: pool))
+    app.addOperationsServices(dependencies: dependencies, configuration: configuration, metrics: metrics, logger: logger)
     app.beforeServerStarts {
         let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
         feed.markSchemaReady()
+        dependencies.webhookService?.markSchemaReady()
         if let path = configuration.catalogPath {
             try await dependencies.catalog.loadFile(at: path)
         } else {
@@ -113,6 +115,11 @@ struct AppDependencies: Sendable {
     let sync: PurchaseSyncService
     let lookups: LookupService
     let notifications: NotificationService
+    /// Appends events and, with a webhook, queues their deliveries.
+    let events: EventRepository
+    let webhookDeliveries: WebhookDeliveries
+    /// Sends webhook deliveries; `nil` without `STORESYNC_WEBHOOK_URL`.
+    let webhookService: WebhookDeliveryService?
 
     init(
         configuration: ServerConfiguration, pool: ConnectionPool, feed: ChangeFeed?, logger: Logger,
@@ -129,6 +136,9 @@ struct AppDependencies: Sendable {
             throw ConfigurationError.invalid(.signingKey, "not a raw Ed25519 private key")
         }
         self.pool = pool
+        events = EventRepository(queuesWebhookDeliveries: configuration.webhookURL != nil)
+        webhookDeliveries = WebhookDeliveries(pool: pool, now: now)
+        webhookService = Self.webhookService(configuration, pool: pool, now: now, logger: logger)
         snapshots = SnapshotService(
             signer: signer, offlineGraceSeconds: configuration.offlineGraceSeconds, feed: feed,
             capacity: configuration.snapshotCacheEntries)
@@ -138,17 +148,20 @@ struct AppDependencies: Sendable {
             pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost),
             throttle: LoginThrottle(limits: configuration.loginLimits), sessionCache: sessionCache, now: now,
             logger: logger)
-        feed?.attach(ChangeFeed.Subscribers(snapshots: snapshots, sessions: sessionCache, catalog: catalog))
+        feed?.attach(ChangeFeed.Subscribers(
+            snapshots: snapshots, sessions: sessionCache, catalog: catalog, webhooks: webhookService))
         let verification = VerificationService(
             verifier: verifier, receipts: receipts, httpClient: .shared, catalog: catalog, logger: logger)
         sync = PurchaseSyncService(
             pool: pool, verification: verification, catalog: catalog, snapshots: snapshots,
-            rules: OwnershipRules(policy: configuration.transferPolicy), maxRestoreEntries: configuration.maxRestoreEntries,
+            rules: OwnershipRules(policy: configuration.transferPolicy), events: events,
+            maxRestoreEntries: configuration.maxRestoreEntries,
             now: now, logger: logger)
         lookups = LookupService(
-            pool: pool, catalog: catalog, snapshots: snapshots,
+            pool: pool, catalog: catalog, snapshots: snapshots, events: events,
             concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), now: now)
-        notifications = NotificationService(pool: pool, verifier: verifier, snapshots: snapshots, logger: logger)
+        notifications = NotificationService(
+            pool: pool, verifier: verifier, snapshots: snapshots, events: events, logger: logger)
     }
 
     static func verifierConfiguration(_ configuration: ServerConfiguration) throws -> VerifierConfiguration {

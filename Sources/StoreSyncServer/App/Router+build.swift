@@ -14,7 +14,8 @@ func buildRouter(
     let limit = configuration.maxBodyBytes
 
     HealthController(pool: dependencies.pool).addRoutes(to: router)
-    ServiceInfoController(snapshots: dependencies.snapshots, metrics: metrics, openAPIDocument: OpenAPIDocument.data)
+    let metricsOnAPIPort = configuration.metricsPort == nil ? metrics : nil
+    ServiceInfoController(snapshots: dependencies.snapshots, metrics: metricsOnAPIPort, openAPIDocument: OpenAPIDocument.data)
         .addRoutes(to: router)
 
     let v1 = router.group("v1")
@@ -32,5 +33,6 @@ func buildRouter(
     let admin = v1.group("admin").add(middleware: AdminAuthenticator(apiKey: configuration.adminAPIKey))
     AdminController(lookups: dependencies.lookups).addRoutes(to: admin)
     CatalogController(catalog: dependencies.catalog, maxBodyBytes: limit).addAdminRoutes(to: admin)
+    WebhookController(deliveries: dependencies.webhookDeliveries).addRoutes(to: admin)
     return router
 }

@@ -9,3 +9,4 @@ extension CatalogResponse: ResponseEncodable {}
 extension CatalogProduct: ResponseEncodable {}
 extension PurchaseHistory: ResponseEncodable {}
 extension SigningKeyResponse: ResponseEncodable {}
+extension WebhookDeliveryPage: ResponseEncodable {}

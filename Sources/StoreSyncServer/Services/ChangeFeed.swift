@@ -12,6 +12,7 @@ final class ChangeFeed: Service, Sendable {
     static let accountsChannel = "storesync_accounts"
     static let sessionsChannel = "storesync_sessions"
     static let catalogChannel = "storesync_catalog"
+    static let webhooksChannel = "storesync_webhooks"
 
     let listener: PostgresListener
     private let live = NIOLockedValueBox(false)
@@ -26,11 +27,13 @@ final class ChangeFeed: Service, Sendable {
         let snapshots: SnapshotService
         let sessions: SessionCache
         let catalog: CatalogService
+        /// Woken when a webhook delivery is queued or retried; `nil` without a webhook.
+        var webhooks: WebhookDeliveryService? = nil
     }
 
     init(database: PostgresConfiguration, logger: Logger) throws {
         listener = try PostgresListener(
-            configuration: database, channels: [Self.accountsChannel, Self.sessionsChannel, Self.catalogChannel],
+            configuration: database, channels: [Self.accountsChannel, Self.sessionsChannel, Self.catalogChannel, Self.webhooksChannel],
             logger: logger)
         self.logger = logger
     }
@@ -59,6 +62,7 @@ final class ChangeFeed: Service, Sendable {
                 subscribers.snapshots.invalidateAll()
                 subscribers.sessions.invalidateAll()
                 await reloadCatalog(subscribers.catalog, reason: "reconnect")
+                subscribers.webhooks?.wake()
                 live.withLockedValue { $0 = true }
                 logger.debug("change feed live")
             case .disconnected:
@@ -74,6 +78,8 @@ final class ChangeFeed: Service, Sendable {
                 if let hash = Data(hexString: payload) { subscribers.sessions.invalidate(tokenHash: hash) }
             case .notification(Self.catalogChannel, _):
                 await reloadCatalog(subscribers.catalog, reason: "change")
+            case .notification(Self.webhooksChannel, _):
+                subscribers.webhooks?.wake()
             case .notification:
                 continue
             }

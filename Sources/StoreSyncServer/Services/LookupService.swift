@@ -17,15 +17,16 @@ struct LookupService: Sendable {
     private let accounts = AccountRepository()
     private let transactions = TransactionRepository()
     private let ownership = OwnershipRepository()
-    private let events = EventRepository()
+    private let events: EventRepository
 
     /// - Parameter concurrentLoads: Lookup statements in flight at once; concurrent cache misses
     ///   beyond them wait and share the next statement.
     init(
-        pool: ConnectionPool, catalog: CatalogService, snapshots: SnapshotService, concurrentLoads: Int,
-        now: @escaping @Sendable () -> Date
+        pool: ConnectionPool, catalog: CatalogService, snapshots: SnapshotService, events: EventRepository,
+        concurrentLoads: Int, now: @escaping @Sendable () -> Date
     ) {
         self.pool = pool
+        self.events = events
         self.catalog = catalog
         self.snapshots = snapshots
         self.now = now

@@ -12,6 +12,7 @@ struct NotificationService: Sendable {
     let pool: ConnectionPool
     let verifier: SignedDataVerifier
     let snapshots: SnapshotService
+    let events: EventRepository
     let logger: Logger
 
     /// What became of a notification.
@@ -26,7 +27,6 @@ struct NotificationService: Sendable {
     private let transactions = TransactionRepository()
     private let renewals = RenewalInfoRepository()
     private let ownership = OwnershipRepository()
-    private let events = EventRepository()
     private let notifications = NotificationRepository()
 
     func receive(_ request: NotificationRequest) async throws -> Outcome {
