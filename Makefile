@@ -1,6 +1,7 @@
 # StoreSync — the commands a newcomer runs. Each installs what is missing first.
 #   make run    build and serve on an embedded PostgreSQL (.storesync/)
-#   make test   the whole test suite against a real PostgreSQL the tests start themselves
+#   make test   the whole test suite against a real PostgreSQL the tests start themselves,
+#               then the Docker deployment's checks (scripts/check-deploy.sh)
 
 SWIFT ?= swift
 BIN = .build/debug
@@ -34,6 +35,7 @@ keygen: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/check-deploy.sh
 
 scenarios: deps
 	$(SWIFT) build --build-tests
