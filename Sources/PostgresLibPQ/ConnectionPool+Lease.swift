@@ -93,7 +93,7 @@ extension ConnectionPool {
     /// Fails waiters whose checkout timeout passed, until nobody waits.
     ///
     /// One task per pool, not one timer per waiter: under load nearly every checkout waits
-    /// briefly, and a timer task each cost about a third of the pool's throughput (measured).
+    /// briefly, and a timer task each would cost a large share of the pool's throughput.
     /// A timeout therefore fires up to a tenth of the timeout (at most 100 ms) late.
     private func startSweepingExpiredWaiters() {
         let interval = max(min(checkoutTimeout / 10, .milliseconds(100)), .milliseconds(1))

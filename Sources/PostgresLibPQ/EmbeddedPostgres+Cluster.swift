@@ -130,7 +130,7 @@ extension EmbeddedPostgres {
         return environment
     }
 
-    private func run(_ launch: Launch, _ tool: String, _ arguments: [String], logFile: String? = nil) async throws {
+    func run(_ launch: Launch, _ tool: String, _ arguments: [String], logFile: String? = nil) async throws {
         let (executable, fullArguments) = launch.command(tool, arguments)
         let outcome = try await ChildProcess.run(executable, fullArguments, environment: environment, workingDirectory: directory.path)
         guard outcome.status == 0 else {

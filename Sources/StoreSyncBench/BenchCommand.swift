@@ -31,7 +31,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Restore sizes in entries.")
     var restoreSizes: [Int] = [10, 100, 1_000, 10_000]
 
-    @Option(help: "The parts to run, comma-separated: client, cached, restores, uncached (default: all). The report leaves out what was not run.")
+    @Option(help: "The parts to run, comma-separated: client, cached, restores, uncached (default: these four), and standby (lookups from a hot standby next to the primary's; only when named). The report leaves out what was not run.")
     var phases: BenchPhases = .all
 
     @Option(help: "Working directory (default: a fresh temporary one, removed afterwards).")

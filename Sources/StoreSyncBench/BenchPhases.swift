@@ -12,10 +12,12 @@ struct BenchPhases: OptionSet, ExpressibleByArgument, Sendable {
     static let restores = BenchPhases(rawValue: 1 << 2)
     /// Lookups with the snapshot cache off, against pgbench.
     static let uncached = BenchPhases(rawValue: 1 << 3)
+    /// Lookups answered by a hot standby next to the primary's; only when asked for.
+    static let standby = BenchPhases(rawValue: 1 << 4)
     static let all: BenchPhases = [.client, .cached, .restores, .uncached]
 
     private static let names: [(String, BenchPhases)] = [
-        ("client", .client), ("cached", .cached), ("restores", .restores), ("uncached", .uncached),
+        ("client", .client), ("cached", .cached), ("restores", .restores), ("uncached", .uncached), ("standby", .standby),
     ]
 
     init(rawValue: Int) {

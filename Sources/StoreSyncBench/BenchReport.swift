@@ -19,6 +19,10 @@ struct BenchReport {
             lines.append(contentsOf: restoreTable())
             lines.append("")
         }
+        if let standby = results.standby {
+            lines.append(contentsOf: standbyTable(standby))
+            lines.append("")
+        }
         if plan.phases.contains(.client) {
             lines.append(clientLine)
         }
@@ -181,11 +185,11 @@ struct BenchReport {
             .joined(separator: ",")
     }
 
-    private func format(_ value: Double, _ decimals: Int) -> String {
+    func format(_ value: Double, _ decimals: Int) -> String {
         value.isFinite ? String(format: "%.\(decimals)f", value) : "—"
     }
 
-    private func aligned(_ rows: [[String]]) -> [String] {
+    func aligned(_ rows: [[String]]) -> [String] {
         let widths = (0..<(rows.first?.count ?? 0)).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in

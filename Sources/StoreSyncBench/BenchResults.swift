@@ -16,6 +16,8 @@ struct BenchResults: Sendable {
     var residentCachedLoad = 0
     var residentUncachedLoad = 0
     var residentRestores = 0
+    /// The standby phase (`--phases standby`), when it ran.
+    var standby: StandbyBench.Results?
 }
 
 /// The two lookup routes' runs, by concurrency.

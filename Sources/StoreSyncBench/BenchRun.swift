@@ -19,7 +19,7 @@ struct BenchRun {
             results.verificationsPerSecond = try await client.verificationsPerSecond()
         }
 
-        guard !plan.phases.isDisjoint(with: [.cached, .restores, .uncached]) else { return results }
+        guard !plan.phases.isDisjoint(with: [.cached, .restores, .uncached, .standby]) else { return results }
 
         progress("starting storesync (snapshot cache on) on its embedded PostgreSQL")
         let cached = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: true, label: "cached")
@@ -27,6 +27,9 @@ struct BenchRun {
             try await seed(on: cached, into: &results)
             if plan.phases.contains(.cached) { try await measureCached(cached, into: &results) }
             if plan.phases.contains(.restores) { try await measureRestores(on: cached, into: &results) }
+            if plan.phases.contains(.standby) {
+                results.standby = try await StandbyBench(plan: plan, workspace: workspace).run(primary: cached)
+            }
         } catch {
             await cached.stop()
             throw error

@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// `storesync serve | migrate | keygen | health`: reads configuration and runs the service; the
-/// application itself is built by StoreSyncServer.
+/// `storesync serve | migrate | keygen | health`: the executable. It parses the command line, reads
+/// configuration and runs what StoreSyncServer builds; it owns no route, rule or SQL of its own,
+/// and only it decides log levels and handlers and bootstraps metrics.
 @main
 struct StoreSyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

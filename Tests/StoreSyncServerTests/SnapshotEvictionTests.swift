@@ -22,7 +22,7 @@ import Testing
         feed.attach(.init(snapshots: snapshots, sessions: SessionCache(feed: feed), catalog: CatalogService(pool: pool, logger: logger)))
         feed.markSchemaReady()
         let services = ServiceGroup(
-            configuration: .init(services: [feed.listener, feed], gracefulShutdownSignals: [], logger: logger))
+            configuration: .init(services: [try #require(feed.listener), feed], gracefulShutdownSignals: [], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await services.run() }
             let deadline = ContinuousClock.now.advanced(by: .seconds(20))

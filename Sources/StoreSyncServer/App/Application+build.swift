@@ -71,10 +71,14 @@ public func buildApplication(
         logger.logLevel = configuration.logLevel
         return logger
     }()
-    let pool = ConnectionPool(configuration: database.withServerSessionSettings, size: configuration.databasePoolSize, logger: logger)
+    let topology = try configuration.databaseTopology(primary: database)
+    let pool = ConnectionPool(
+        configuration: topology.primary.withServerSessionSettings, size: configuration.databasePoolSize, logger: logger)
     let schema = try SchemaLocation.resolve(configured: configuration.schemaDirectory)
-    let feed = try ChangeFeed(database: database, logger: logger)
-    let dependencies = try AppDependencies(configuration: configuration, pool: pool, feed: feed, logger: logger, now: now)
+    let feed = try ChangeFeed(topology: topology, pool: pool, configuration: configuration, logger: logger)
+    let standby = StandbyReads.services(topology: topology, primary: pool, configuration: configuration, logger: logger)
+    let dependencies = try AppDependencies(
+        configuration: configuration, pool: pool, feed: feed, standby: standby, logger: logger, now: now)
     let router = buildRouter(dependencies: dependencies, configuration: configuration, metrics: metrics)
 
     let host = configuration.httpHost
@@ -90,10 +94,16 @@ public func buildApplication(
         eventLoopGroupProvider: .shared(HTTPEventLoops.group(threads: configuration.httpEventLoops)),
         logger: logger
     )
-    app.addServices(pool, feed.listener, feed, PoolMetricsService(pool: pool))
+    // Services stop in reverse order: the pools after everything that uses them.
+    app.addServices(pool)
+    if let standby { app.addServices(standby.pool) }
+    if let listener = feed.listener { app.addServices(listener) }
+    app.addServices(feed)
+    if let standby { app.addServices(standby.monitor) }
+    app.addServices(PoolMetricsService(pool: pool))
     app.addOperationsServices(dependencies: dependencies, configuration: configuration, metrics: metrics, logger: logger)
     app.beforeServerStarts {
-        let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
+        let applied = try await topology.migrate(schema: schema.directory, primary: pool, logger: logger)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
         feed.markSchemaReady()
         dependencies.webhookService?.markSchemaReady()
@@ -122,7 +132,8 @@ struct AppDependencies: Sendable {
     let webhookService: WebhookDeliveryService?
 
     init(
-        configuration: ServerConfiguration, pool: ConnectionPool, feed: ChangeFeed?, logger: Logger,
+        configuration: ServerConfiguration, pool: ConnectionPool, feed: ChangeFeed?,
+        standby: (pool: ConnectionPool, monitor: StandbyMonitor, maxLag: Duration)? = nil, logger: Logger,
         now: @escaping @Sendable () -> Date
     ) throws {
         let verifier = SignedDataVerifier(configuration: try Self.verifierConfiguration(configuration), logger: logger)
@@ -159,7 +170,8 @@ struct AppDependencies: Sendable {
             now: now, logger: logger)
         lookups = LookupService(
             pool: pool, catalog: catalog, snapshots: snapshots, events: events,
-            concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), now: now)
+            concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), standby: standby,
+            now: now)
         notifications = NotificationService(
             pool: pool, verifier: verifier, snapshots: snapshots, events: events, logger: logger)
     }
@@ -190,9 +202,13 @@ extension PostgresConfiguration {
     /// indexed lookup or a batch write whose best plan does not depend on its parameter values.
     /// PostgreSQL's default re-plans a prepared statement on every execution while its custom
     /// plans look cheaper than the generic one, and the batched entitlement lookup (an array of
-    /// a few account ids, which a generic plan counts as ten) always looked so: planning cost
-    /// more than running it. Measured: ~50 → ~25 µs of PostgreSQL CPU per uncached lookup.
+    /// a few account ids, which a generic plan counts as ten) always looked so: planning costs
+    /// more than running it.
+    ///
+    /// Behind a transaction pooler statements run unnamed, planned for their parameters each
+    /// time, so the setting would only cost a statement per transaction: it is left out.
     var withServerSessionSettings: PostgresConfiguration {
+        guard !usesTransactionPooler else { return self }
         var configuration = self
         configuration.sessionSettings["plan_cache_mode"] = "force_generic_plan"
         return configuration

@@ -7,12 +7,9 @@ import Synchronization
 /// The event loops only parse requests and write answers; every handler runs on Swift
 /// Concurrency's threads, one per core. With an event loop per core as well (Hummingbird's
 /// default, kept), a machine that also runs PostgreSQL has twice as many busy threads as cores.
-/// Fewer loops trade the HTTP ceiling for less thread switching. Measured on 2 cores with
-/// PostgreSQL and wrk beside the server (`storesync-bench`, one and two loops alternating):
-/// one loop served uncached lookups at 16 connections with ~7 % less server CPU per request
-/// (130 → 121 µs) and 2–17 % more of them, but at 64 connections 4–20 % fewer uncached
-/// lookups and a lower `/health/live` ceiling (31–41k against 35–46k req/s); cached lookups
-/// were even. Set it below the core count only where concurrency stays low.
+/// Fewer loops trade the HTTP ceiling for less thread switching: on a small machine at low
+/// concurrency one loop costs less CPU per request, at high concurrency it serves fewer
+/// (PERFORMANCE.md has the figures). Set it below the core count only where concurrency stays low.
 enum HTTPEventLoops {
     /// One per core the process may use: Hummingbird's default, and the size of NIO's
     /// singleton group.

@@ -24,6 +24,18 @@ extension ServerConfiguration {
         httpEventLoops = try settings.integer(.httpEventLoops, in: HTTPEventLoops.allowedCounts) ?? httpEventLoops
         databaseURL = settings.optional(.databaseURL)
         databasePoolSize = try settings.integer(.databasePoolSize, in: 1...512) ?? databasePoolSize
+        if let mode = settings.optional(.databasePoolMode) {
+            guard let parsed = DatabasePoolMode(rawValue: mode.lowercased()) else {
+                throw .invalid(.databasePoolMode, "expected session or transaction, got '\(mode)'")
+            }
+            databasePoolMode = parsed
+        }
+        databaseReadURL = settings.optional(.databaseReadURL, isSecret: true)
+        databaseReadMaxLagMilliseconds =
+            try settings.integer(.databaseReadMaxLag, in: 1...3_600_000) ?? databaseReadMaxLagMilliseconds
+        databaseListenURL = settings.optional(.databaseListenURL, isSecret: true)
+        databaseChangePollMilliseconds =
+            try settings.integer(.databaseChangePoll, in: 10...600_000) ?? databaseChangePollMilliseconds
         dataDirectory = settings.optional(.dataDirectory) ?? dataDirectory
         schemaDirectory = settings.optional(.schemaDirectory)
         appAppleId = try settings.integer(.appAppleId, in: 1...Int.max).map(Int64.init)

@@ -14,6 +14,17 @@ public struct ServerConfiguration: Sendable {
     /// `nil`: run an embedded PostgreSQL under ``dataDirectory``.
     public var databaseURL: String?
     public var databasePoolSize = 8
+    /// Whether `databaseURL` (and `databaseReadURL`) is a pooler in transaction mode.
+    public var databasePoolMode = DatabasePoolMode.session
+    /// A hot standby that serves entitlement lookups; `nil`: the primary serves them.
+    public var databaseReadURL: String?
+    /// How far behind its primary a standby may be and still serve a lookup.
+    public var databaseReadMaxLagMilliseconds = 1_000
+    /// A direct connection for `LISTEN` and migrations; `nil`: `databaseURL`, unless that is a
+    /// transaction pooler (caches are then checked by polling).
+    public var databaseListenURL: String?
+    /// Without `LISTEN`, how often cached answers are checked against the database.
+    public var databaseChangePollMilliseconds = 1_000
     public var dataDirectory = ".storesync"
     /// Where the `NNNN_name.sql` migrations are; `nil`: ``SchemaLocation`` finds them.
     public var schemaDirectory: String?
@@ -87,6 +98,7 @@ public struct ServerConfiguration: Sendable {
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {
             throw .invalid(.adminAPIKey, "use at least 16 characters")
         }
+        try validateDatabaseURLs()
         try validateOperations()
     }
 }

@@ -41,6 +41,21 @@ extension Setting {
         "postgres://user:pass@host:port/db; unset: an embedded cluster under STORESYNC_DATA_DIR")
     static let databasePoolSize = Setting(
         "database.poolSize", "DATABASE_POOL_SIZE", "PostgreSQL connections per server (default 8)")
+    static let databasePoolMode = Setting(
+        "database.poolMode", "DATABASE_POOL_MODE",
+        "session (default) or transaction: DATABASE_URL and DATABASE_READ_URL are PgBouncer with pool_mode = transaction")
+    static let databaseReadURL = Setting(
+        "database.readUrl", "DATABASE_READ_URL",
+        "a hot standby that serves entitlement lookups, never older than what the device has seen; unset: the primary")
+    static let databaseReadMaxLag = Setting(
+        "database.readMaxLagMs", "DATABASE_READ_MAX_LAG_MS",
+        "a standby further behind than this serves no lookup; the primary answers (default 1000)")
+    static let databaseListenURL = Setting(
+        "database.listenUrl", "DATABASE_LISTEN_URL",
+        "a direct connection (not a transaction pooler) for LISTEN and migrations; unset: DATABASE_URL, or polling behind PgBouncer")
+    static let databaseChangePoll = Setting(
+        "database.changePollMs", "DATABASE_CHANGE_POLL_MS",
+        "without LISTEN: how often cached answers are checked against the database (default 1000)")
     static let dataDirectory = Setting(
         "storesync.dataDir", "STORESYNC_DATA_DIR", "embedded PostgreSQL directory (default .storesync)")
     static let schemaDirectory = Setting(
@@ -105,7 +120,8 @@ extension Setting {
 
     /// Every setting, in the order `--help` lists them.
     public static let all: [Setting] = [
-        .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .dataDirectory, .schemaDirectory,
+        .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .databasePoolMode, .databaseReadURL,
+        .databaseReadMaxLag, .databaseListenURL, .databaseChangePoll, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
         .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries,

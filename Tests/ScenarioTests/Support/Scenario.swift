@@ -30,13 +30,14 @@ final class Scenario {
         self.server = server
     }
 
-    /// Runs a scenario against a fresh server and always stops it.
+    /// Runs a scenario against a fresh server (on `database`, else a fresh one) and always stops it.
     static func run(
+        database: PostgresConfiguration? = nil,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }, _ body: (Scenario) async throws -> Void
     ) async throws {
         // Every simulated device signs in from 127.0.0.1: the per-address login limit is for
         // real clients, not for a test that signs in dozens of devices from one address.
-        try await withLiveServer(configure: { settings in
+        try await withLiveServer(database: database, configure: { settings in
             settings.loginLimits.attemptsPerAddress = 100_000
             configure(&settings)
         }) { server in try await body(Scenario(server: server)) }

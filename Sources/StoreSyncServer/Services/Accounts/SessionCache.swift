@@ -70,6 +70,13 @@ final class SessionCache: Sendable {
         }
     }
 
+    /// The hash of every cached token: what a poll checks against the database.
+    func cachedTokenHashes() -> [Data] {
+        entries.withLockedValue { entries in
+            entries.keys.map { key in withUnsafeBytes(of: key.words) { Data($0) } }
+        }
+    }
+
     func invalidate(tokenHash: Data) {
         guard let key = Key(tokenHash) else { return }
         entries.withLockedValue { $0[key] = nil }
