@@ -9,11 +9,13 @@ import StoreSyncAPI
 /// Sends the queued webhook deliveries (a `Service`, on every server that has
 /// `STORESYNC_WEBHOOK_URL`).
 ///
-/// Each round claims due deliveries — at most one per account, the account's oldest pending
-/// one — and sends them side by side; then the next round. When nothing is due it waits for a
-/// database notification (a delivery queued or retried anywhere) or the poll interval. Claims
-/// skip rows other servers hold, so N servers send each delivery once; a 2xx answer delivers
-/// it, anything else schedules a retry with exponential backoff until the retry period ends.
+/// It keeps up to ``WebhookDeliveryPolicy/concurrentDeliveries`` attempts under way: whenever
+/// one ends, a database notification arrives (a delivery queued or retried anywhere) or the poll
+/// interval passes, it claims due deliveries for the free places — at most one per account, the
+/// account's oldest pending one — and sends each on its own, so a slow receiver answer holds up
+/// only its account. Claims skip rows other servers hold, so N servers send each delivery once;
+/// a 2xx answer delivers it, anything else schedules a retry with exponential backoff until the
+/// retry period ends.
 final class WebhookDeliveryService: Service, Sendable {
     private let pool: ConnectionPool
     private let sender: WebhookSender
@@ -24,6 +26,8 @@ final class WebhookDeliveryService: Service, Sendable {
     private let signal = WakeSignal()
     /// Whether migrations have run: before that the queue's table may not exist yet.
     private let schemaReady = NIOLockedValueBox(false)
+    /// Attempts under way on this server.
+    private let underWay = NIOLockedValueBox(0)
     private let deliveries = WebhookDeliveryRepository()
     private let metrics = WebhookMetrics()
     /// How often the queue's gauges are sampled while the loop is busy.
@@ -42,7 +46,7 @@ final class WebhookDeliveryService: Service, Sendable {
         self.logger = logger
     }
 
-    /// Starts the next round at once (a delivery was queued or retried).
+    /// Claims at once (a delivery was queued or retried).
     func wake() {
         signal.wake()
     }
@@ -56,18 +60,20 @@ final class WebhookDeliveryService: Service, Sendable {
     func run() async throws {
         let signal = signal
         await withGracefulShutdownHandler {
-            var sampled = ContinuousClock.now - Self.samplingInterval
-            while !Task.isShuttingDownGracefully, !Task.isCancelled {
-                guard schemaReady.withLockedValue({ $0 }) else {
+            await withDiscardingTaskGroup { attempts in
+                var sampled = ContinuousClock.now - Self.samplingInterval
+                while !Task.isShuttingDownGracefully, !Task.isCancelled {
+                    if schemaReady.withLockedValue({ $0 }) {
+                        for delivery in await claimDue() {
+                            attempts.addTask { await self.attempt(delivery) }
+                        }
+                        if ContinuousClock.now - sampled >= Self.samplingInterval {
+                            await sampleQueue()
+                            sampled = ContinuousClock.now
+                        }
+                    }
                     await signal.pause(for: policy.pollInterval)
-                    continue
                 }
-                let sent = await deliverDueRound()
-                if sent == 0 || ContinuousClock.now - sampled >= Self.samplingInterval {
-                    await sampleQueue()
-                    sampled = ContinuousClock.now
-                }
-                if sent == 0 { await signal.pause(for: policy.pollInterval) }
             }
         } onGracefulShutdown: {
             signal.wake()
@@ -75,26 +81,22 @@ final class WebhookDeliveryService: Service, Sendable {
         try? await client.shutdown()
     }
 
-    /// Claims and sends one round; returns how many were claimed.
-    private func deliverDueRound() async -> Int {
+    /// Claims due deliveries for the free places and counts them as under way.
+    private func claimDue() async -> [ClaimedDelivery] {
+        let free = policy.concurrentDeliveries - underWay.withLockedValue { $0 }
+        guard free > 0 else { return [] }
         let start = now()
-        let claimed: [ClaimedDelivery]
         do {
-            claimed = try await pool.withConnection { connection in
+            let claimed = try await pool.withConnection { connection in
                 try await deliveries.claim(
-                    upTo: policy.concurrentDeliveries, now: start, leaseEnd: start.addingTimeInterval(policy.claimLease),
-                    on: connection)
+                    upTo: free, now: start, leaseEnd: start.addingTimeInterval(policy.claimLease), on: connection)
             }
+            underWay.withLockedValue { $0 += claimed.count }
+            return claimed
         } catch {
             logger.warning("webhook deliveries could not be claimed", metadata: ["error": "\(error)"])
-            return 0
+            return []
         }
-        await withTaskGroup(of: Void.self) { group in
-            for delivery in claimed {
-                group.addTask { await self.attempt(delivery) }
-            }
-        }
-        return claimed.count
     }
 
     /// Sends one claimed delivery and records how it went.
@@ -134,6 +136,9 @@ final class WebhookDeliveryService: Service, Sendable {
             logger.warning("webhook attempt could not be recorded", metadata: metadata)
         }
         metrics.record(outcome, givenUp: givenUp)
+        // A place is free, and the account's next event may be due now.
+        underWay.withLockedValue { $0 -= 1 }
+        signal.wake()
     }
 
     private func sampleQueue() async {
