@@ -313,7 +313,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreSyncClientTests",
-            dependencies: ["StoreSyncClient", "StoreSyncTesting", "StoreSyncAPI", "StoreSyncCore", "StoreSyncWire"],
+            dependencies: [
+                "AppStoreVerification", "StoreSyncAPI", "StoreSyncClient", "StoreSyncCore", "StoreSyncServer",
+                "StoreSyncTesting", "StoreSyncWire",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -101,6 +101,9 @@ public func buildApplication(
     app.addServices(feed)
     if let standby { app.addServices(standby.monitor) }
     app.addServices(PoolMetricsService(pool: pool))
+    let started = StartupGate()
+    app.services += dependencies.appStore.backgroundServices(after: started)
+    dependencies.appStore.announce()
     app.addOperationsServices(dependencies: dependencies, configuration: configuration, metrics: metrics, logger: logger)
     app.beforeServerStarts {
         let applied = try await topology.migrate(schema: schema.directory, primary: pool, logger: logger)
@@ -112,6 +115,7 @@ public func buildApplication(
         } else {
             try await dependencies.catalog.reload()
         }
+        started.open()
     }
     return app
 }
@@ -125,6 +129,7 @@ struct AppDependencies: Sendable {
     let sync: PurchaseSyncService
     let lookups: LookupService
     let notifications: NotificationService
+    let appStore: AppStoreServices
     /// Appends events and, with a webhook, queues their deliveries.
     let events: EventRepository
     let webhookDeliveries: WebhookDeliveries
@@ -157,15 +162,21 @@ struct AppDependencies: Sendable {
         let sessionCache = SessionCache(feed: feed)
         accounts = AccountService(
             pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost),
-            throttle: LoginThrottle(limits: configuration.loginLimits), sessionCache: sessionCache, now: now,
-            logger: logger)
+            throttle: LoginThrottle(limits: configuration.loginLimits), sessionCache: sessionCache, snapshots: snapshots,
+            sessionIdle: TimeInterval(configuration.sessionIdleSeconds), events: events, now: now, logger: logger)
         feed?.attach(ChangeFeed.Subscribers(
             snapshots: snapshots, sessions: sessionCache, catalog: catalog, webhooks: webhookService))
+        let environments = EnvironmentRule(
+            server: configuration.environment, sandboxInProduction: configuration.sandboxInProduction)
         let verification = VerificationService(
-            verifier: verifier, receipts: receipts, httpClient: .shared, catalog: catalog, logger: logger)
+            verifier: verifier, receipts: receipts, httpClient: .shared, catalog: catalog, environments: environments,
+            logger: logger)
         sync = PurchaseSyncService(
             pool: pool, verification: verification, catalog: catalog, snapshots: snapshots,
-            rules: OwnershipRules(policy: configuration.transferPolicy), events: events,
+            rules: OwnershipRules(
+                policy: configuration.transferPolicy,
+                transferCooldown: TimeInterval(configuration.transferCooldownSeconds)),
+            events: events,
             maxRestoreEntries: configuration.maxRestoreEntries,
             now: now, logger: logger)
         lookups = LookupService(
@@ -173,7 +184,11 @@ struct AppDependencies: Sendable {
             concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), standby: standby,
             now: now)
         notifications = NotificationService(
-            pool: pool, verifier: verifier, snapshots: snapshots, events: events, logger: logger)
+            pool: pool, verifier: verifier, environments: environments, snapshots: snapshots, events: events,
+            logger: logger)
+        appStore = try AppStoreServices(
+            configuration: configuration, verifier: verifier, pool: pool, catalog: catalog, snapshots: snapshots,
+            notifications: notifications, logger: logger, now: now)
     }
 
     static func verifierConfiguration(_ configuration: ServerConfiguration) throws -> VerifierConfiguration {
@@ -188,7 +203,9 @@ struct AppDependencies: Sendable {
             return try VerifierConfiguration(
                 bundleId: configuration.bundleId, appAppleId: configuration.appAppleId,
                 environment: configuration.environment, trustedRoots: roots ?? [VerifierConfiguration.appleRootCAG3],
-                allowUnverified: configuration.allowUnverified)
+                allowUnverified: configuration.allowUnverified,
+                // Verified always, so that a refusal (EnvironmentRule) names the setting.
+                acceptsSandbox: configuration.environment == .production)
         } catch {
             throw ConfigurationError.invalid(.environment, "\(error)")
         }

@@ -32,7 +32,13 @@ func buildRouter(
 
     let admin = v1.group("admin").add(middleware: AdminAuthenticator(apiKey: configuration.adminAPIKey))
     AdminController(lookups: dependencies.lookups).addRoutes(to: admin)
+    ExternalUserController(accounts: dependencies.accounts, lookups: dependencies.lookups, maxBodyBytes: limit)
+        .addRoutes(to: admin)
     CatalogController(catalog: dependencies.catalog, maxBodyBytes: limit).addAdminRoutes(to: admin)
+    AppStoreAdminController(
+        reconciliation: dependencies.appStore.reconciliation, recovery: dependencies.appStore.recovery,
+        orders: dependencies.appStore.orders, testNotifications: dependencies.appStore.testNotifications
+    ).addRoutes(to: admin)
     WebhookController(deliveries: dependencies.webhookDeliveries).addRoutes(to: admin)
     return router
 }

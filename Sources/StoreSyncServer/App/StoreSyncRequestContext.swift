@@ -22,11 +22,14 @@ public struct DeviceRequestContext: ChildRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The device whose bearer token authenticated the request.
     public let device: DeviceIdentity
+    /// The client's address, for throttling password checks.
+    public let remoteAddress: SocketAddress?
 
     public init(context: StoreSyncRequestContext) throws {
         guard let device = context.device else { throw ProblemError.unauthorized() }
         coreContext = context.coreContext
         self.device = device
+        remoteAddress = context.remoteAddress
     }
 
     public var responseEncoder: StoreSyncResponseEncoder { StoreSyncResponseEncoder() }

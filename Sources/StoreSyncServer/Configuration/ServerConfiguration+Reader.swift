@@ -52,6 +52,15 @@ extension ServerConfiguration {
             }
             transferPolicy = parsed
         }
+        if let sandbox = settings.optional(.sandboxInProduction) {
+            guard let parsed = SandboxInProduction(rawValue: sandbox) else {
+                throw .invalid(.sandboxInProduction, "expected grant or refuse, got '\(sandbox)'")
+            }
+            sandboxInProduction = parsed
+        }
+        sessionIdleSeconds = try settings.integer(.sessionIdleSeconds, in: Self.sessionIdleRange) ?? sessionIdleSeconds
+        transferCooldownSeconds = try settings.integer(.transferCooldownSeconds, in: Self.transferCooldownRange)
+            ?? transferCooldownSeconds
         verifyReceiptURL = try settings.url(.verifyReceiptURL) ?? verifyReceiptURL
         verifyReceiptSandboxURL = try settings.url(.verifyReceiptSandboxURL) ?? verifyReceiptSandboxURL
         sharedSecret = settings.optional(.sharedSecret, isSecret: true)
@@ -62,6 +71,11 @@ extension ServerConfiguration {
         snapshotCacheEntries = try settings.integer(.snapshotCacheEntries, in: 0...10_000_000) ?? snapshotCacheEntries
         passwordHashCost = try settings.integer(.bcryptCost, in: 4...31).map(UInt8.init) ?? passwordHashCost
         maxRestoreEntries = try settings.integer(.maxRestoreEntries, in: 1...1_000_000) ?? maxRestoreEntries
+        appStoreAPIKey = try AppStoreAPIKeySettings(
+            keyId: settings.optional(.appStoreAPIKeyId), issuerId: settings.optional(.appStoreAPIIssuerId),
+            privateKeyPath: settings.optional(.appStoreAPIPrivateKey))
+        appStoreAPIURL = try settings.url(.appStoreAPIURL)
+        reconcilePerMinute = try settings.integer(.reconcilePerMinute, in: Self.reconcileRates) ?? reconcilePerMinute
         if let level = settings.optional(.logLevel) {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw .invalid(.logLevel, "expected trace, debug, info, notice, warning, error or critical, got '\(level)'")
@@ -71,6 +85,11 @@ extension ServerConfiguration {
         try readOperations(settings)
         try validate()
     }
+}
+
+extension ServerConfiguration {
+    /// From ten minutes (a session's use is recorded at most once a minute) to ten years.
+    static let sessionIdleRange = 600...315_360_000
 }
 
 /// Reads raw strings and parses them strictly, naming the setting in every error.

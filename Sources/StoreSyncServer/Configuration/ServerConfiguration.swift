@@ -38,6 +38,13 @@ public struct ServerConfiguration: Sendable {
     /// The raw 32-byte Ed25519 private key that signs snapshots; `nil`: ephemeral (not in Production).
     public var signingKey: Data?
     public var transferPolicy: TransferPolicy = .transfer
+    /// Whether a Production server grants Sandbox purchases (App Review, TestFlight).
+    public var sandboxInProduction: SandboxInProduction = .grant
+    /// A session unused this long is over (90 days by default).
+    public var sessionIdleSeconds = 7_776_000
+    /// Under `transfer` and `transferIfNoActiveSubscription`: how long a purchase that moved
+    /// between accounts stays put before a restore may move it again; 0 turns the wait off.
+    public var transferCooldownSeconds = 86_400
     public var verifyReceiptURL = URL(string: "https://buy.itunes.apple.com/verifyReceipt")!
     public var verifyReceiptSandboxURL = URL(string: "https://sandbox.itunes.apple.com/verifyReceipt")!
     public var sharedSecret: String?
@@ -55,6 +62,19 @@ public struct ServerConfiguration: Sendable {
     /// Sign-in throttling per email and per client address.
     public var loginLimits = LoginLimits()
     public var logLevel: Logger.Level = .info
+    /// The App Store Server API key; `nil`: the routes and jobs that need the API are off.
+    public var appStoreAPIKey: AppStoreAPIKeySettings?
+    /// Where App Store Server API requests go for every environment; `nil`: Apple's, by environment.
+    public var appStoreAPIURL: URL?
+    /// Subscriptions due without a notification that the background job refreshes per minute
+    /// at most; 0 turns the job off.
+    public var reconcilePerMinute = 30
+    /// How long the job waits before it looks again when nothing is due (not an environment
+    /// setting: tests shorten it).
+    public var reconcileIdleInterval = Duration.seconds(60)
+    /// How long `POST /v1/admin/appstore/test-notification` waits for the notification (not an
+    /// environment setting).
+    public var testNotificationWait = Duration.seconds(20)
     /// How `storesync serve` writes log lines (the executable installs the handler).
     public var logFormat: LogFormat = .text
     /// Where every event is POSTed; `nil`: no webhook, and no delivery is queued.
@@ -94,13 +114,32 @@ public struct ServerConfiguration: Sendable {
         if !eventLoops.contains(httpEventLoops) {
             throw .invalid(.httpEventLoops, "expected \(eventLoops.lowerBound) to \(eventLoops.upperBound), got \(httpEventLoops)")
         }
+        let idle = Self.sessionIdleRange
+        if !idle.contains(sessionIdleSeconds) {
+            throw .invalid(.sessionIdleSeconds, "expected \(idle.lowerBound) to \(idle.upperBound), got \(sessionIdleSeconds)")
+        }
         if !(4...31).contains(passwordHashCost) { throw .invalid(.bcryptCost, "bcrypt's cost is 4 to 31") }
+        if !Self.transferCooldownRange.contains(transferCooldownSeconds) {
+            throw .invalid(
+                .transferCooldownSeconds,
+                "expected \(Self.transferCooldownRange.lowerBound) to \(Self.transferCooldownRange.upperBound) seconds, got \(transferCooldownSeconds)")
+        }
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {
             throw .invalid(.adminAPIKey, "use at least 16 characters")
+        }
+        if !Self.reconcileRates.contains(reconcilePerMinute) {
+            throw .invalid(
+                .reconcilePerMinute,
+                "expected \(Self.reconcileRates.lowerBound) to \(Self.reconcileRates.upperBound), got \(reconcilePerMinute)")
         }
         try validateDatabaseURLs()
         try validateOperations()
     }
+}
+
+extension ServerConfiguration {
+    /// The cool-downs accepted: none, up to a year.
+    static let transferCooldownRange = 0...31_536_000
 }
 
 /// How many sign-in attempts are allowed in a sliding window.

@@ -75,6 +75,15 @@ extension Setting {
     static let transferPolicy = Setting(
         "storesync.transferPolicy", "STORESYNC_TRANSFER_POLICY",
         "transfer (default), transferIfNoActiveSubscription, keep or share")
+    static let sandboxInProduction = Setting(
+        "storesync.sandboxInProduction", "STORESYNC_SANDBOX_IN_PRODUCTION",
+        "Production only: grant (default) or refuse Sandbox purchases (App Review and TestFlight buy in the sandbox)")
+    static let sessionIdleSeconds = Setting(
+        "storesync.sessionIdleSeconds", "STORESYNC_SESSION_IDLE_SECONDS",
+        "a session unused this long is over (default 7776000, 90 days)")
+    static let transferCooldownSeconds = Setting(
+        "storesync.transferCooldownSeconds", "STORESYNC_TRANSFER_COOLDOWN_SECONDS",
+        "under transfer policies, how long a purchase that moved between accounts stays put (default 86400; 0: no wait)")
     static let verifyReceiptURL = Setting(
         "storesync.verifyReceiptUrl", "STORESYNC_VERIFY_RECEIPT_URL", "legacy verifyReceipt endpoint (default Apple's)")
     static let verifyReceiptSandboxURL = Setting(
@@ -100,6 +109,20 @@ extension Setting {
     static let maxRestoreEntries = Setting(
         "storesync.maxRestoreEntries", "STORESYNC_MAX_RESTORE_ENTRIES", "most entries one restore may carry (default 20000)")
     static let logLevel = Setting("log.level", "LOG_LEVEL", "trace, debug, info (default), notice, warning, error")
+    static let appStoreAPIKeyId = Setting(
+        "storesync.appstoreApi.keyId", "STORESYNC_APPSTORE_API_KEY_ID",
+        "App Store Server API key id from App Store Connect; set the three API settings together, or none")
+    static let appStoreAPIIssuerId = Setting(
+        "storesync.appstoreApi.issuerId", "STORESYNC_APPSTORE_API_ISSUER_ID", "App Store Server API issuer id")
+    static let appStoreAPIPrivateKey = Setting(
+        "storesync.appstoreApi.privateKey", "STORESYNC_APPSTORE_API_PRIVATE_KEY",
+        "path of the App Store Server API .p8 private key")
+    static let appStoreAPIURL = Setting(
+        "storesync.appstoreApi.url", "STORESYNC_APPSTORE_API_URL",
+        "App Store Server API base URL for every environment (default Apple's, by environment)")
+    static let reconcilePerMinute = Setting(
+        "storesync.reconcilePerMinute", "STORESYNC_RECONCILE_PER_MINUTE",
+        "subscriptions due without a notification refreshed per minute at most (default 30; 0 turns it off)")
     static let logFormat = Setting(
         "log.format", "LOG_FORMAT", "text (default) or json: one JSON object per line, with the request id")
     static let adminAPIKeyFile = Setting(
@@ -123,9 +146,10 @@ extension Setting {
         .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .databasePoolMode, .databaseReadURL,
         .databaseReadMaxLag, .databaseListenURL, .databaseChangePoll, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
-        .verifyReceiptURL, .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds,
-        .allowUnverified, .maxBodyBytes, .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries,
-        .logLevel, .logFormat, .adminAPIKeyFile, .signingKeyFile, .webhookURL, .webhookSecret, .metricsHost,
-        .metricsPort,
+        .sandboxInProduction, .sessionIdleSeconds, .transferCooldownSeconds, .verifyReceiptURL,
+        .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds, .allowUnverified, .maxBodyBytes,
+        .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries, .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId,
+        .appStoreAPIPrivateKey, .appStoreAPIURL, .reconcilePerMinute,
+        .logFormat, .adminAPIKeyFile, .signingKeyFile, .webhookURL, .webhookSecret, .metricsHost, .metricsPort,
     ]
 }

@@ -1,8 +1,11 @@
+import Foundation
 import Hummingbird
 import NIOCore
 import StoreSyncAPI
 
-/// `POST /v1/accounts`, `POST /v1/sessions`, `DELETE /v1/sessions/current`.
+/// `POST /v1/accounts`, `POST /v1/sessions`, and a signed-in device's own account: its
+/// sessions (`GET /v1/sessions`, `DELETE /v1/sessions/current`, `DELETE /v1/sessions/{deviceId}`),
+/// its password (`PUT /v1/accounts/current/password`) and its deletion (`DELETE /v1/accounts/current`).
 struct AccountController {
     let accounts: AccountService
     let maxBodyBytes: Int
@@ -14,6 +17,10 @@ struct AccountController {
 
     func addDeviceRoutes(to group: RouterGroup<DeviceRequestContext>) {
         group.delete("sessions/current", use: signOut)
+        group.get("sessions", use: sessions)
+        group.delete("sessions/{deviceId}", use: signOutDevice)
+        group.delete("accounts/current", use: deleteAccount)
+        group.put("accounts/current/password", use: changePassword)
     }
 
     @Sendable func signUp(_ request: Request, context: StoreSyncRequestContext) async throws -> Response {
@@ -28,7 +35,35 @@ struct AccountController {
     }
 
     @Sendable func signOut(_ request: Request, context: DeviceRequestContext) async throws -> HTTPResponse.Status {
-        try await accounts.signOut(context.device, token: request.bearerToken)
+        try await accounts.signOut(context.device)
+        return .noContent
+    }
+
+    @Sendable func sessions(_ request: Request, context: DeviceRequestContext) async throws -> SessionList {
+        try await accounts.sessions(of: context.device)
+    }
+
+    @Sendable func signOutDevice(_ request: Request, context: DeviceRequestContext) async throws -> HTTPResponse.Status {
+        guard let deviceId = context.parameters.get("deviceId", as: UUID.self) else {
+            throw ProblemError.invalidRequest("deviceId must be a UUID", field: "deviceId")
+        }
+        try await accounts.signOut(deviceId: deviceId, of: context.device)
+        return .noContent
+    }
+
+    /// An account with a password sends it; one bound to the app backend's user id may send no body.
+    @Sendable func deleteAccount(_ request: Request, context: DeviceRequestContext) async throws -> HTTPResponse.Status {
+        let body = request.headers[.contentType] == nil
+            ? AccountDeletionRequest(password: nil)
+            : try await request.decodeJSON(AccountDeletionRequest.self, limit: maxBodyBytes)
+        try await accounts.deleteAccount(
+            of: context.device, password: body.password, clientAddress: context.remoteAddress?.ipAddress)
+        return .noContent
+    }
+
+    @Sendable func changePassword(_ request: Request, context: DeviceRequestContext) async throws -> HTTPResponse.Status {
+        let change = try await request.decodeJSON(PasswordChangeRequest.self, limit: maxBodyBytes)
+        try await accounts.changePassword(of: context.device, change, clientAddress: context.remoteAddress?.ipAddress)
         return .noContent
     }
 }

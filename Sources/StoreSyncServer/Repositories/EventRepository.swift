@@ -4,20 +4,26 @@ import StoreSyncAPI
 
 /// An audit event about to be appended.
 struct NewEvent: Sendable, Hashable {
+    /// The `events.kind` values (the table's CHECK lists the same).
     enum Kind: String, Sendable {
         case purchaseClaimed, ownershipTransferred, purchaseShared, revoked, revocationReversed, renewed, expired
+        /// A deleted account's purchase went to the account still holding a copy, or to nobody.
+        case purchaseReleased
+        /// The account was deleted; the only kind about no purchase.
+        case accountDeleted
     }
 
     let accountId: UUID
     let kind: Kind
-    let originalTransactionId: String
+    /// The purchase; `nil` only for ``Kind/accountDeleted``.
+    let originalTransactionId: String?
     let transactionId: String?
     let fromAccountId: UUID?
     let toAccountId: UUID?
     let reason: String
 
     init(
-        accountId: UUID, kind: Kind, originalTransactionId: String, transactionId: String? = nil,
+        accountId: UUID, kind: Kind, originalTransactionId: String?, transactionId: String? = nil,
         fromAccountId: UUID? = nil, toAccountId: UUID? = nil, reason: String
     ) {
         self.accountId = accountId
@@ -56,6 +62,22 @@ struct EventRepository: Sendable {
             INSERT INTO webhook_deliveries (account_id, event_id)
             SELECT account_id, event_id FROM appended WHERE \(queuesWebhookDeliveries)
             """)
+    }
+
+    /// Whether the account has an event of this kind about this transaction of the purchase:
+    /// what makes an announced renewal or expiry appear once however often Apple repeats it.
+    func contains(
+        _ kind: NewEvent.Kind, accountId: UUID, originalTransactionId: String, transactionId: String,
+        on connection: PostgresConnection
+    ) async throws -> Bool {
+        !(try await connection.query(
+            """
+            SELECT 1 FROM events
+            WHERE account_id = \(accountId) AND original_transaction_id = \(originalTransactionId)
+              AND kind = \(kind.rawValue) AND transaction_id = \(transactionId)
+            LIMIT 1
+            """
+        ).isEmpty)
     }
 
     /// Every event about a purchase, oldest first.

@@ -3,6 +3,7 @@ import Metrics
 import NIOConcurrencyHelpers
 import StoreSyncAPI
 import StoreSyncCore
+import StoreSyncWire
 
 /// Builds signed entitlement snapshots, and keeps the encoded body of the last one per
 /// account so an account whose data did not change is answered without a database read,
@@ -98,6 +99,21 @@ final class SnapshotService: Sendable {
             validUntil: min(graceEnd, earliestExpiry ?? graceEnd), entitlements: granted,
             transactions: ledger.records)
         return try signer.sign(unsigned)
+    }
+
+    /// What the account would look like, as a dry run answers it: an unsigned snapshot of the
+    /// ledger as of `now`, with its JSON (no `signature` member).
+    ///
+    /// A signature only ever covers stored state: a signed preview of something never stored
+    /// would be proof, valid offline for days, of an entitlement nobody holds. Its `validUntil`
+    /// is `now`, so no device may answer offline from it either.
+    func preview(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) throws
+        -> (snapshot: Snapshot, body: Data)
+    {
+        let preview = Snapshot(
+            accountId: accountId, version: version, generatedAt: now, validUntil: now,
+            entitlements: entitlements(ledger: ledger, catalog: catalog, at: now), transactions: ledger.records)
+        return (preview, try preview.signedBytes())
     }
 
     /// The cached snapshot of this account for this catalog, if it may still be served.

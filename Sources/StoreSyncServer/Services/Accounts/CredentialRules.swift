@@ -30,6 +30,19 @@ enum CredentialRules {
         return nil
     }
 
+    /// The most a device name may have, in Unicode code points: the unit PostgreSQL's
+    /// `length()` counts in the column's check, so whatever passes here fits there.
+    static let maxDeviceNameLength = 200
+
+    /// Why the device name (already trimmed) is not acceptable, if it is not.
+    static func problem(withDeviceName name: String) -> String? {
+        if name.unicodeScalars.count > maxDeviceNameLength {
+            return "deviceName may have at most \(maxDeviceNameLength) characters (Unicode code points)"
+        }
+        if containsControlCharacter(name) { return "deviceName must not contain control characters" }
+        return nil
+    }
+
     /// Whether text holds a control character (U+0000–U+001F, U+007F–U+009F): never part of an
     /// email or a device name, and PostgreSQL cannot store U+0000 at all.
     static func containsControlCharacter(_ text: String) -> Bool {
