@@ -198,6 +198,30 @@ import Testing
         }
     }
 
+    @Test func anAccountsDeletionIsDeliveredAfterItsEarlierEventsWithNoPurchase() async throws {
+        try await WebhookReceiver.run { receiver in
+            try await withServer(configure: { $0.sendWebhooks(to: receiver.url) }) { app in
+                let account = try await app.signUp()
+                let purchase = TestPurchases.record(purchased: app.clock.now())
+                _ = try await app.buy(purchase, token: account.token)
+                let deleted = try await app.send(
+                    "DELETE", "/v1/accounts/current", token: account.token,
+                    json: AccountDeletionRequest(password: TestServer.password))
+                #expect(deleted.status == 204)
+
+                let appended = try await app.eventIds()
+                let requests = try await receiver.waitForDeliveries(count: appended.count)
+                let events = try requests.deliveredEvents()
+                #expect(events.map(\.id) == appended.map(\.id))
+                #expect(events.first?.type == "purchaseClaimed")
+                let deletion = try #require(events.last)
+                #expect(deletion.type == "accountDeleted")
+                #expect(deletion.accountId == account.accountId)
+                #expect(deletion.data.originalTransactionId == nil)
+            }
+        }
+    }
+
     @Test func aDryRunRestoreQueuesAndSendsNothing() async throws {
         try await WebhookReceiver.run { receiver in
             try await withServer(configure: { $0.sendWebhooks(to: receiver.url) }) { app in
