@@ -66,12 +66,14 @@ public struct ProblemType: Sendable, Hashable, CaseIterable {
     public static let appStoreAPIError = ProblemType("appstore-api-error", "App Store Server API error", 502)
     /// An unexpected server error (500).
     public static let `internal` = ProblemType("internal", "Internal server error", 500)
+    /// The resource's state does not allow this now, e.g. retrying a delivery that is pending (409).
+    public static let conflict = ProblemType("conflict", "Conflict", 409)
 
     /// Every problem type StoreSync defines.
     public static let allCases: [ProblemType] = [
         .invalidRequest, .malformedJSON, .unsupportedMediaType, .payloadTooLarge, .unauthorized, .forbidden,
         .notFound, .emailTaken, .weakPassword, .invalidCredentials, .rateLimited, .ownedByOtherAccount,
         .invalidSignedData, .receiptRejected, .serviceUnavailable, .appStoreAPINotConfigured, .appStoreAPIError,
-        .internal,
+        .internal, .conflict,
     ]
 }

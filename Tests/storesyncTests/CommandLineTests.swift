@@ -31,6 +31,10 @@ import Testing
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_SCHEMA_DIR": "/nonexistent"], "STORESYNC_SCHEMA_DIR"),
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_TRUSTED_ROOTS": "/nonexistent.pem"], "STORESYNC_TRUSTED_ROOTS"),
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_CATALOG": "/nonexistent.json"], "STORESYNC_CATALOG"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_WEBHOOK_URL": "https://hooks.example.com/"], "STORESYNC_WEBHOOK_SECRET"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_WEBHOOK_URL": "ftp://hooks.example.com/", "STORESYNC_WEBHOOK_SECRET": "0123456789abcdef"], "STORESYNC_WEBHOOK_URL"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "LOG_FORMAT": "xml"], "LOG_FORMAT"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_SIGNING_KEY_FILE": "/nonexistent"], "STORESYNC_SIGNING_KEY_FILE"),
     ])
     func aMissingOrInvalidSettingStopsStartUpWithOneLineNamingItAndChangesNothing(
         environment: [String: String], setting: String

@@ -112,10 +112,12 @@ public func buildApplication(
     let started = StartupGate()
     app.services += dependencies.appStore.backgroundServices(after: started)
     dependencies.appStore.announce()
+    app.addOperationsServices(dependencies: dependencies, configuration: configuration, metrics: metrics, logger: logger)
     app.beforeServerStarts {
         let applied = try await topology.migrate(schema: schema.directory, primary: pool, logger: logger)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
         feed.markSchemaReady()
+        dependencies.webhookService?.markSchemaReady()
         if let path = configuration.catalogPath {
             try await dependencies.catalog.loadFile(at: path)
         } else {
@@ -139,6 +141,11 @@ struct AppDependencies: Sendable {
     let lookups: LookupService
     let notifications: NotificationService
     let appStore: AppStoreServices
+    /// Appends events and, with a webhook, queues their deliveries.
+    let events: EventRepository
+    let webhookDeliveries: WebhookDeliveries
+    /// Sends webhook deliveries; `nil` without `STORESYNC_WEBHOOK_URL`.
+    let webhookService: WebhookDeliveryService?
 
     init(
         configuration: ServerConfiguration, pool: ConnectionPool, feed: ChangeFeed?,
@@ -157,6 +164,9 @@ struct AppDependencies: Sendable {
         }
         self.pool = pool
         healthPool = ConnectionPool(configuration: pool.configuration, size: 1, checkoutTimeout: .seconds(5), logger: logger)
+        events = EventRepository(queuesWebhookDeliveries: configuration.webhookURL != nil)
+        webhookDeliveries = WebhookDeliveries(pool: pool, now: now)
+        webhookService = Self.webhookService(configuration, pool: pool, now: now, logger: logger)
         snapshots = SnapshotService(
             signer: signer, offlineGraceSeconds: configuration.offlineGraceSeconds, feed: feed,
             capacity: configuration.snapshotCacheEntries)
@@ -166,8 +176,9 @@ struct AppDependencies: Sendable {
             pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost, capacity: configuration.passwordChecks),
             throttle: LoginThrottle(pool: pool, limits: configuration.loginLimits), sessionCache: sessionCache,
             snapshots: snapshots,
-            sessionIdle: TimeInterval(configuration.sessionIdleSeconds), now: now, logger: logger)
-        feed?.attach(ChangeFeed.Subscribers(snapshots: snapshots, sessions: sessionCache, catalog: catalog))
+            sessionIdle: TimeInterval(configuration.sessionIdleSeconds), events: events, now: now, logger: logger)
+        feed?.attach(ChangeFeed.Subscribers(
+            snapshots: snapshots, sessions: sessionCache, catalog: catalog, webhooks: webhookService))
         let environments = EnvironmentRule(
             server: configuration.environment, sandboxInProduction: configuration.sandboxInProduction)
         let verification = VerificationService(
@@ -178,14 +189,16 @@ struct AppDependencies: Sendable {
             rules: OwnershipRules(
                 policy: configuration.transferPolicy,
                 transferCooldown: TimeInterval(configuration.transferCooldownSeconds)),
+            events: events,
             maxRestoreEntries: configuration.maxRestoreEntries,
             now: now, logger: logger)
         lookups = LookupService(
-            pool: pool, catalog: catalog, snapshots: snapshots,
+            pool: pool, catalog: catalog, snapshots: snapshots, events: events,
             concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), standby: standby,
             now: now)
         notifications = NotificationService(
-            pool: pool, verifier: verifier, environments: environments, snapshots: snapshots, logger: logger)
+            pool: pool, verifier: verifier, environments: environments, snapshots: snapshots, events: events,
+            logger: logger)
         appStore = try AppStoreServices(
             configuration: configuration, verifier: verifier, pool: pool, catalog: catalog, snapshots: snapshots,
             notifications: notifications, logger: logger, now: now)

@@ -15,7 +15,8 @@ func buildRouter(
     let limit = configuration.maxBodyBytes
 
     HealthController(pool: dependencies.healthPool).addRoutes(to: router)
-    ServiceInfoController(snapshots: dependencies.snapshots, metrics: metrics, openAPIDocument: OpenAPIDocument.data)
+    let metricsOnAPIPort = configuration.metricsPort == nil ? metrics : nil
+    ServiceInfoController(snapshots: dependencies.snapshots, metrics: metricsOnAPIPort, openAPIDocument: OpenAPIDocument.data)
         .addRoutes(to: router)
 
     let v1 = router.group("v1")
@@ -46,5 +47,6 @@ func buildRouter(
         reconciliation: dependencies.appStore.reconciliation, recovery: dependencies.appStore.recovery,
         orders: dependencies.appStore.orders, testNotifications: dependencies.appStore.testNotifications
     ).addRoutes(to: admin)
+    WebhookController(deliveries: dependencies.webhookDeliveries).addRoutes(to: admin)
     return router
 }

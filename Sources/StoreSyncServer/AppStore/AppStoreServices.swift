@@ -44,7 +44,9 @@ struct AppStoreServices: Sendable {
             verifiers[environment] = SignedDataVerifier(configuration: strict, logger: logger)
         }
         clients = AppStoreAPIClients(configurations: configurations, verifiers: verifiers, logger: logger, now: now)
-        reconciliation = ReconciliationService(pool: pool, apple: clients, snapshots: snapshots, logger: logger, now: now)
+        reconciliation = ReconciliationService(
+            pool: pool, apple: clients, snapshots: snapshots, logger: logger, now: now,
+            writer: AppleVersionsWriter(events: notifications.events))
         recovery = NotificationRecoveryService(
             pool: pool, apple: clients, notifications: notifications, logger: logger, now: now)
         orders = OrderLookupService(pool: pool, apple: clients, catalog: catalog, now: now)

@@ -13,8 +13,9 @@ struct ReconciliationService: Sendable {
     let snapshots: SnapshotService
     let logger: Logger
     let now: @Sendable () -> Date
+    /// The path Server Notifications take, with the server's event repository.
+    let writer: AppleVersionsWriter
 
-    private let writer = AppleVersionsWriter()
     private let ownership = OwnershipRepository()
     private let reconciliations = ReconciliationRepository()
 

@@ -40,8 +40,8 @@ extension ServerConfiguration {
         schemaDirectory = settings.optional(.schemaDirectory)
         appAppleId = try settings.integer(.appAppleId, in: 1...Int.max).map(Int64.init)
         trustedRootsPath = settings.optional(.trustedRoots)
-        adminAPIKey = settings.optional(.adminAPIKey, isSecret: true)
-        if let key = settings.optional(.signingKey, isSecret: true) {
+        adminAPIKey = try settings.secret(.adminAPIKey, orFile: .adminAPIKeyFile)
+        if let key = try settings.secret(.signingKey, orFile: .signingKeyFile) {
             guard let raw = Data(base64Encoded: key) else { throw .invalid(.signingKey, "not base64") }
             signingKey = raw
         }
@@ -95,6 +95,7 @@ extension ServerConfiguration {
             }
             logLevel = parsed
         }
+        try readOperations(settings)
         try validate()
     }
 }
@@ -105,7 +106,7 @@ extension ServerConfiguration {
 }
 
 /// Reads raw strings and parses them strictly, naming the setting in every error.
-private struct SettingReader {
+struct SettingReader {
     let reader: ConfigReader
 
     func optional(_ setting: Setting, isSecret: Bool = false) -> String? {
@@ -134,6 +135,22 @@ private struct SettingReader {
         case "0", "false", "no", "off": return false
         default: throw .invalid(setting, "expected true or false, got '\(text)'")
         }
+    }
+
+    /// A secret given as a value, or else as the trimmed text of the file `file` names (a docker
+    /// secret, a key file); the value wins.
+    func secret(_ setting: Setting, orFile file: Setting) throws(ConfigurationError) -> String? {
+        if let value = optional(setting, isSecret: true) { return value }
+        return try fileContents(file)
+    }
+
+    /// The trimmed text of the file a `…_FILE` setting names.
+    func fileContents(_ setting: Setting) throws(ConfigurationError) -> String? {
+        guard let path = optional(setting) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .invalid(setting, "cannot read \(path)") }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw .invalid(setting, "\(path) is empty") }
+        return text
     }
 
     func url(_ setting: Setting) throws(ConfigurationError) -> URL? {

@@ -89,6 +89,18 @@ public struct ServerConfiguration: Sendable {
     /// How long `POST /v1/admin/appstore/test-notification` waits for the notification (not an
     /// environment setting).
     public var testNotificationWait = Duration.seconds(20)
+    /// How `storesync serve` writes log lines (the executable installs the handler).
+    public var logFormat: LogFormat = .text
+    /// Where every event is POSTed; `nil`: no webhook, and no delivery is queued.
+    public var webhookURL: URL?
+    /// The HMAC-SHA256 key of `StoreSync-Signature`; required with ``webhookURL``.
+    public var webhookSecret: String?
+    /// Backoff, give-up period, timeout and polling of webhook deliveries.
+    public var webhookDelivery = WebhookDeliveryPolicy()
+    /// Where `/metrics` listens when ``metricsPort`` is set.
+    public var metricsHost = "127.0.0.1"
+    /// Serve `/metrics` on this port, not on the API port; `nil`: on the API port.
+    public var metricsPort: Int?
 
     /// Creates a configuration with the two settings that have no default.
     ///
@@ -136,6 +148,7 @@ public struct ServerConfiguration: Sendable {
         }
         try validateDatabaseURLs()
         try validateLimits()
+        try validateOperations()
     }
 }
 

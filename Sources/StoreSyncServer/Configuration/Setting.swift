@@ -144,6 +144,23 @@ extension Setting {
     static let reconcilePerMinute = Setting(
         "storesync.reconcilePerMinute", "STORESYNC_RECONCILE_PER_MINUTE",
         "subscriptions due without a notification refreshed per minute at most (default 30; 0 turns it off)")
+    static let logFormat = Setting(
+        "log.format", "LOG_FORMAT", "text (default) or json: one JSON object per line, with the request id")
+    static let adminAPIKeyFile = Setting(
+        "storesync.adminApiKeyFile", "STORESYNC_ADMIN_API_KEY_FILE",
+        "file holding the admin key (docker secrets, `storesync keygen --into`); STORESYNC_ADMIN_API_KEY wins")
+    static let signingKeyFile = Setting(
+        "storesync.signingKeyFile", "STORESYNC_SIGNING_KEY_FILE",
+        "file holding STORESYNC_SIGNING_KEY's value (`storesync keygen --into`); STORESYNC_SIGNING_KEY wins")
+    static let webhookURL = Setting(
+        "storesync.webhookUrl", "STORESYNC_WEBHOOK_URL", "http(s) URL every event is POSTed to; unset: no webhook")
+    static let webhookSecret = Setting(
+        "storesync.webhookSecret", "STORESYNC_WEBHOOK_SECRET",
+        "HMAC-SHA256 key of the StoreSync-Signature header (>= 16 characters); required with STORESYNC_WEBHOOK_URL")
+    static let metricsHost = Setting(
+        "metrics.host", "METRICS_HOST", "address /metrics listens on when METRICS_PORT is set (default 127.0.0.1)")
+    static let metricsPort = Setting(
+        "metrics.port", "METRICS_PORT", "serve /metrics on this port instead of the API port (unset: on the API port)")
 
     /// Every setting, in the order `--help` lists them.
     public static let all: [Setting] = [
@@ -156,5 +173,6 @@ extension Setting {
         .appStoreAPIPrivateKey, .appStoreAPIURL, .reconcilePerMinute,
         .httpIdleTimeoutSeconds, .httpMaxConnections, .maxAnonymousBodyBytes, .trustedProxies, .passwordChecks,
         .databaseStatementTimeoutSeconds, .databaseLockTimeoutSeconds,
+        .logFormat, .adminAPIKeyFile, .signingKeyFile, .webhookURL, .webhookSecret, .metricsHost, .metricsPort,
     ]
 }

@@ -15,3 +15,4 @@ extension PurchaseRefreshResponse: ResponseEncodable {}
 extension NotificationRecoveryResponse: ResponseEncodable {}
 extension OrderLookupResponse: ResponseEncodable {}
 extension TestNotificationResponse: ResponseEncodable {}
+extension WebhookDeliveryPage: ResponseEncodable {}

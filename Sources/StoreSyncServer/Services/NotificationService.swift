@@ -15,6 +15,7 @@ struct NotificationService: Sendable {
     /// Which environments' notifications take effect (the rule uploads follow too).
     let environments: EnvironmentRule
     let snapshots: SnapshotService
+    let events: EventRepository
     let logger: Logger
 
     /// What became of a notification.
@@ -29,7 +30,8 @@ struct NotificationService: Sendable {
     }
 
     private let notifications = NotificationRepository()
-    private let writer = AppleVersionsWriter()
+    /// Writes Apple's versions with this server's event repository (which queues webhooks).
+    private var writer: AppleVersionsWriter { AppleVersionsWriter(events: events) }
 
     /// Verifies a notification Apple posted, then processes it.
     ///

@@ -16,6 +16,8 @@ struct AccountService: Sendable {
     let snapshots: SnapshotService
     /// A session unused this long is over.
     let sessionIdle: TimeInterval
+    /// Appends the deletion's events (and queues their webhook deliveries).
+    let events: EventRepository
     let now: @Sendable () -> Date
     let logger: Logger
 

@@ -16,7 +16,8 @@ struct AppleVersionsWriter: Sendable {
     private let transactions = TransactionRepository()
     private let renewals = RenewalInfoRepository()
     private let ownership = OwnershipRepository()
-    private let events = EventRepository()
+    /// Appends the events (and queues their webhook deliveries) in the caller's transaction.
+    let events: EventRepository
     private let notifications = NotificationRepository()
 
     /// Merges the versions into every holder's ledger, appends the events they announce and
