@@ -6,17 +6,16 @@ import StoreSyncTesting
 import Testing
 
 /// What a stored transaction costs on disk: its certificate chain is stored once (migration
-/// 0010), so a row takes much less than the JWS it keeps byte for byte.
+/// 0010), so a row takes a fraction of what it took holding its whole JWS.
 @Suite struct StoragePerTransactionTests {
-    /// The bytes of `transactions` (table, indexes, TOAST) and `jws_headers`, over the number of
-    /// rows: the measure `PERFORMANCE.md` reports. A generous bound, not a measurement: a row
-    /// holding its whole JWS (out of line, as before) took about one and a half times the
-    /// text's length.
-    @Test func aRestoredTransactionTakesLessThanHalfTheLengthOfItsJWS() async throws {
+    /// The bytes of `transactions` (table, indexes, TOAST) and `jws_headers` over the number of
+    /// rows, the measure `PERFORMANCE.md` reports, against the same rows in the layout before
+    /// 0010 (a copy of `transactions`, its columns, storage and indexes, each JWS whole). A
+    /// generous bound, not a measurement: issue 28 asks for at most 40 %.
+    @Test func aRestoredTransactionTakesAtMostTwoFifthsOfTheWholeTextLayout() async throws {
         try await withServer { server in
             let account = try await server.signUp()
             let now = server.clock.now()
-            var textBytes = 0
             for batch in 0..<2 {
                 let entries = (0..<1_000).map { index in
                     let product = TestCatalog.products[index % TestCatalog.products.count]
@@ -27,22 +26,51 @@ import Testing
                         expires: product.type == .autoRenewable ? purchased.addingTimeInterval(30 * 86_400) : nil,
                         group: product.subscriptionGroupId))
                 }
-                textBytes += entries.reduce(0) { $0 + ($1.signedTransaction?.utf8.count ?? 0) }
                 let response = try await server.restore(entries, token: account.token)
                 #expect(response.verdicts.allSatisfy { $0.verdict == .accepted })
             }
-            let (rows, bytes) = try await server.database.withConnection { connection in
-                try #require(try await connection.query(
+            let sizes = try await server.database.withConnection { connection in
+                try await connection.execute("CREATE TABLE transactions_whole (LIKE transactions INCLUDING ALL)")
+                try await connection.execute(
+                    "ALTER TABLE transactions_whole DROP COLUMN jws_header_sha256, DROP COLUMN jws_payload, DROP COLUMN jws_signature")
+                try await connection.execute(
                     """
-                    SELECT count(*), pg_total_relation_size('transactions') + pg_total_relation_size('jws_headers')
+                    INSERT INTO transactions_whole (
+                        \(unescaped: Self.wholeColumns), signed_transaction, signed_transaction_sha256)
+                    SELECT \(unescaped: Self.wholeColumns),
+                        coalesce(signed_transaction, storesync_jws(jws_header_sha256, jws_payload, jws_signature)),
+                        signed_transaction_sha256
+                    FROM transactions
+                    """)
+                try await connection.execute("VACUUM ANALYZE transactions")
+                try await connection.execute("VACUUM ANALYZE transactions_whole")
+                let sizes = try #require(try await connection.query(
+                    """
+                    SELECT count(*), pg_total_relation_size('transactions') + pg_total_relation_size('jws_headers'),
+                        pg_total_relation_size('transactions_whole'),
+                        (SELECT sum(octet_length(signed_transaction)) FROM transactions_whole)
                     FROM transactions
                     """
-                ).first).decode((Int, Int).self)
+                ).first).decode((Int, Int, Int, Int).self)
+                try await connection.execute("DROP TABLE transactions_whole")
+                return sizes
             }
+            let (rows, split, whole, textBytes) = sizes
             #expect(rows == 2_000)
-            let perTransaction = Double(bytes) / Double(rows)
-            let textLength = Double(textBytes) / Double(rows)
-            #expect(perTransaction <= textLength / 2, "\(perTransaction) bytes per transaction, JWS of \(textLength)")
+            #expect(whole >= textBytes, "the whole-text copy holds every text")
+            let perTransaction = Double(split) / Double(rows)
+            let before = Double(whole) / Double(rows)
+            #expect(
+                perTransaction <= 0.4 * before,
+                "\(perTransaction) bytes per transaction, \(before) with each JWS whole")
         }
     }
+
+    /// The columns of `transactions` besides the JWS that a restore writes.
+    private static let wholeColumns: StaticString = """
+        account_id, transaction_id, original_transaction_id, product_id, product_type, purchase_date,
+        original_purchase_date, expires_date, revocation_date, revocation_reason, is_upgraded,
+        ownership_type, environment, app_account_token, quantity, signed_date, subscription_group_id,
+        evidence, verified_at
+        """
 }
