@@ -50,3 +50,43 @@ import Testing
         #expect(texts.map { memo.record(for: $0) != nil } == [false, false, false, true])
     }
 }
+
+/// The memo keeps a compact copy of each text, its header shared: every text must still be
+/// answered only for its exact bytes, whatever header it has and however many headers there are.
+@Suite struct VerifiedJWSMemoCopyTests {
+    private func record(_ jws: String) -> TransactionRecord {
+        var record = TestPurchases.record(purchased: Date(timeIntervalSince1970: 1_700_000_000))
+        record.signedTransaction = jws
+        return record
+    }
+
+    @Test func textsOfManyHeadersAreEachFoundByTheirExactTextOnly() {
+        let memo = VerifiedJWSMemo()
+        let texts = (0..<40).map { index in
+            "header-\(index % 20).payload-of-transaction-\(index).signature-bytes-\(index)-0123456789"
+        }
+        for text in texts { memo.remember(record(text)) }
+        for text in texts {
+            #expect(memo.record(for: text)?.signedTransaction == text)
+        }
+        let otherHeader = texts[3].replacingOccurrences(of: "header-3.", with: "header-4.")
+        #expect(otherHeader.utf8.count == texts[3].utf8.count)
+        #expect(memo.record(for: otherHeader) == nil)
+    }
+
+    @Test func aTextWithoutADotIsFoundByItsExactText() {
+        let memo = VerifiedJWSMemo()
+        let text = "no-dots-at-all-but-long-enough-0123456789"
+        memo.remember(record(text))
+        #expect(memo.record(for: text)?.signedTransaction == text)
+        #expect(memo.record(for: "no-dots-at-all-but-long-enough-0123456780") == nil)
+    }
+
+    @Test func theRecordFoundIsTheRememberedOneWithTheTextAskedFor() {
+        let memo = VerifiedJWSMemo()
+        let remembered = record("eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJlLWJ5dGVzLTEyMzQ1Njc4")
+        memo.remember(remembered)
+        let found = memo.record(for: String(decoding: Array(remembered.signedTransaction!.utf8), as: UTF8.self))
+        #expect(found == remembered)
+    }
+}

@@ -2,6 +2,12 @@ import Foundation
 import NIOConcurrencyHelpers
 import StoreSyncCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Signed transactions this server already verified, found again by their exact text.
 ///
 /// A device re-sends the same JWS at every restore and every launch (unfinished
@@ -13,29 +19,95 @@ import StoreSyncCore
 /// Entries are filed under the text's last bytes (the end of its signature, which differs
 /// between any two signatures) and its length, and a lookup answers only when the whole text
 /// equals the remembered one: a repeated restore hashes none of its megabytes of JWS to find
-/// them. The record keeps the text anyway, so comparing it costs no memory.
+/// them.
+///
+/// The memo keeps its own compact copy of each text, never the request's string: the protected
+/// header (the certificate chain, most of every text, the same for all texts Apple signs in a
+/// period) once for all entries that share it, and the rest of the text per entry. Holding the
+/// request's strings would keep every restore's bodies' allocations alive, scattered over the
+/// heap, long after the request ended.
 final class VerifiedJWSMemo: Sendable {
-    private let entries = NIOLockedValueBox<[Key: TransactionRecord]>([:])
+    private let state = NIOLockedValueBox(State())
     private let capacity: Int
 
     init(capacity: Int = 20_000) {
         self.capacity = capacity
     }
 
-    /// The record of a JWS whose exact text verified before.
+    /// The record of a JWS whose exact text verified before, carrying that text.
     func record(for jws: String) -> TransactionRecord? {
-        guard let key = Key(jws), let record = entries.withLockedValue({ $0[key] }), record.signedTransaction == jws
+        var jws = jws
+        guard let key = Key(jws), let entry = state.withLockedValue({ $0.entries[key] }),
+            jws.withUTF8({ entry.text.equals($0) })
         else { return nil }
+        var record = entry.record
+        record.signedTransaction = jws
         return record
     }
 
     /// Remembers a verified record under the JWS it carries.
     func remember(_ record: TransactionRecord) {
-        guard let jws = record.signedTransaction, let key = Key(jws) else { return }
-        entries.withLockedValue { entries in
-            // Full: start over. Simpler than LRU, and forgetting costs only a re-verification.
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = record
+        guard var jws = record.signedTransaction, let key = Key(jws) else { return }
+        var stripped = record
+        stripped.signedTransaction = nil
+        jws.withUTF8 { bytes in
+            state.withLockedValue { state in
+                // Full: start over. Simpler than LRU, and forgetting costs only a re-verification.
+                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+                state.entries[key] = Entry(record: stripped, text: state.text(of: bytes))
+            }
+        }
+    }
+
+    /// What the memo holds; guarded by the lock.
+    private struct State {
+        /// How many distinct headers are shared between entries; texts with a header beyond
+        /// these keep it in their own entry.
+        static let sharedHeaderLimit = 16
+
+        var entries: [Key: Entry] = [:]
+        /// The headers entries share, each text `header.` up to and including the first dot.
+        var headers: [[UInt8]] = []
+
+        /// A compact copy of a text, its header shared with earlier entries when possible.
+        mutating func text(of bytes: UnsafeBufferPointer<UInt8>) -> RememberedText {
+            guard let base = bytes.baseAddress, let dot = memchr(base, Int32(UInt8(ascii: ".")), bytes.count) else {
+                return RememberedText(header: [], rest: Array(bytes))
+            }
+            let headerLength = base.distance(to: dot.assumingMemoryBound(to: UInt8.self)) + 1
+            let header = UnsafeBufferPointer(rebasing: bytes[..<headerLength])
+            let rest = Array(bytes[headerLength...])
+            if let shared = headers.first(where: { RememberedText.same($0, header) }) {
+                return RememberedText(header: shared, rest: rest)
+            }
+            let copy = Array(header)
+            if headers.count < Self.sharedHeaderLimit { headers.append(copy) }
+            return RememberedText(header: copy, rest: rest)
+        }
+    }
+
+    /// A remembered record (without its text) and the text it was verified from.
+    private struct Entry {
+        let record: TransactionRecord
+        let text: RememberedText
+    }
+
+    /// A text as two byte arrays, `header` possibly shared by many entries.
+    private struct RememberedText {
+        let header: [UInt8]
+        let rest: [UInt8]
+
+        /// Whether `bytes` are exactly this text.
+        func equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard bytes.count == header.count + rest.count else { return false }
+            return Self.same(header, UnsafeBufferPointer(rebasing: bytes[..<header.count]))
+                && Self.same(rest, UnsafeBufferPointer(rebasing: bytes[header.count...]))
+        }
+
+        static func same(_ stored: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard stored.count == bytes.count else { return false }
+            guard let base = bytes.baseAddress, !stored.isEmpty else { return true }
+            return stored.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, stored.count) == 0 }
         }
     }
 
