@@ -54,6 +54,8 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        // glibc's allocator controls, which the server uses to bound its memory (HeapMemory).
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "PostgresLibPQ",
             dependencies: [
@@ -117,6 +119,7 @@ let package = Package(
             dependencies: [
                 "AppStorePayloads",
                 "AppStoreVerification",
+                "CMalloc",
                 "PostgresLibPQ",
                 "StoreSyncAPI",
                 "StoreSyncCore",

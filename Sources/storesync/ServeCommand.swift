@@ -16,6 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigurationOptions
 
     func run() async throws {
+        HeapMemory.limitArenas()
         let reader = try options.reader()
         ProcessLogging.bootstrap(format: try await StartupFailure.reporting { try ServerConfiguration.logFormat(reader: reader) })
         let registry = PrometheusCollectorRegistry()

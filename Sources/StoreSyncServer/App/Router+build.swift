@@ -9,6 +9,7 @@ func buildRouter(
     let router = Router(context: StoreSyncRequestContext.self)
     router.add(middleware: RouteMetricsMiddleware())
     router.add(middleware: RequestIdMiddleware())
+    router.add(middleware: HeapTrimMiddleware(trimmer: HeapTrimmer()))
     router.add(middleware: ServerTimingMiddleware())
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: ExpectContinueMiddleware())
