@@ -102,42 +102,41 @@ ALTER TABLE unclaimed_versions
     ADD CONSTRAINT unclaimed_versions_jws_one_form CHECK ((signed_payload IS NULL) <> (jws_payload IS NULL));
 
 -- Existing rows: every text that splits canonically is split, its header stored once.
-INSERT INTO jws_headers (header_sha256, header)
-SELECT DISTINCT sha256(convert_to(header, 'UTF8')), header
-FROM (
-    SELECT split_part(signed_transaction, '.', 1) AS header, signed_transaction AS jws FROM transactions
-    UNION ALL
-    SELECT split_part(signed_renewal_info, '.', 1), signed_renewal_info FROM renewal_infos
-    UNION ALL
-    SELECT split_part(signed_payload, '.', 1), signed_payload FROM unclaimed_versions
-) AS stored
-WHERE length(jws) - length(replace(jws, '.', '')) = 2
-  AND storesync_base64url_decode(split_part(jws, '.', 2)) IS NOT NULL
-  AND storesync_base64url_decode(split_part(jws, '.', 3)) IS NOT NULL;
+CREATE FUNCTION storesync_jws_splits(jws text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT AS $$
+    SELECT length(jws) - length(replace(jws, '.', '')) = 2
+        AND storesync_base64url_decode(split_part(jws, '.', 2)) IS NOT NULL
+        AND storesync_base64url_decode(split_part(jws, '.', 3)) IS NOT NULL
+$$;
 
-UPDATE transactions
-SET jws_header_sha256 = sha256(convert_to(split_part(signed_transaction, '.', 1), 'UTF8')),
-    jws_payload = storesync_base64url_decode(split_part(signed_transaction, '.', 2)),
-    jws_signature = storesync_base64url_decode(split_part(signed_transaction, '.', 3)),
-    signed_transaction = NULL
-WHERE length(signed_transaction) - length(replace(signed_transaction, '.', '')) = 2
-  AND storesync_base64url_decode(split_part(signed_transaction, '.', 2)) IS NOT NULL
-  AND storesync_base64url_decode(split_part(signed_transaction, '.', 3)) IS NOT NULL;
+DO $$
+DECLARE
+    stored record;
+BEGIN
+    FOR stored IN
+        SELECT * FROM (VALUES
+            ('transactions', 'signed_transaction'), ('renewal_infos', 'signed_renewal_info'),
+            ('unclaimed_versions', 'signed_payload')
+        ) AS signed_text (table_name, text_column)
+    LOOP
+        EXECUTE format(
+            $sql$
+            INSERT INTO jws_headers (header_sha256, header)
+            SELECT DISTINCT sha256(convert_to(split_part(%2$I, '.', 1), 'UTF8')), split_part(%2$I, '.', 1)
+            FROM %1$I WHERE storesync_jws_splits(%2$I)
+            ON CONFLICT DO NOTHING
+            $sql$, stored.table_name, stored.text_column);
+        EXECUTE format(
+            $sql$
+            UPDATE %1$I
+            SET jws_header_sha256 = sha256(convert_to(split_part(%2$I, '.', 1), 'UTF8')),
+                jws_payload = storesync_base64url_decode(split_part(%2$I, '.', 2)),
+                jws_signature = storesync_base64url_decode(split_part(%2$I, '.', 3)),
+                %2$I = NULL
+            WHERE storesync_jws_splits(%2$I)
+            $sql$, stored.table_name, stored.text_column);
+    END LOOP;
+END;
+$$;
 
-UPDATE renewal_infos
-SET jws_header_sha256 = sha256(convert_to(split_part(signed_renewal_info, '.', 1), 'UTF8')),
-    jws_payload = storesync_base64url_decode(split_part(signed_renewal_info, '.', 2)),
-    jws_signature = storesync_base64url_decode(split_part(signed_renewal_info, '.', 3)),
-    signed_renewal_info = NULL
-WHERE length(signed_renewal_info) - length(replace(signed_renewal_info, '.', '')) = 2
-  AND storesync_base64url_decode(split_part(signed_renewal_info, '.', 2)) IS NOT NULL
-  AND storesync_base64url_decode(split_part(signed_renewal_info, '.', 3)) IS NOT NULL;
-
-UPDATE unclaimed_versions
-SET jws_header_sha256 = sha256(convert_to(split_part(signed_payload, '.', 1), 'UTF8')),
-    jws_payload = storesync_base64url_decode(split_part(signed_payload, '.', 2)),
-    jws_signature = storesync_base64url_decode(split_part(signed_payload, '.', 3)),
-    signed_payload = NULL
-WHERE length(signed_payload) - length(replace(signed_payload, '.', '')) = 2
-  AND storesync_base64url_decode(split_part(signed_payload, '.', 2)) IS NOT NULL
-  AND storesync_base64url_decode(split_part(signed_payload, '.', 3)) IS NOT NULL;
+DROP FUNCTION storesync_jws_splits(text);

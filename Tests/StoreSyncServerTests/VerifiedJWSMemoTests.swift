@@ -5,7 +5,8 @@ import Testing
 @testable import StoreSyncServer
 
 /// The memo answers only for a text byte for byte equal to one it remembered, whatever its
-/// filing key (the length and last 16 bytes) says.
+/// filing key (the length and last 16 bytes) says, and whatever header it has however many
+/// headers there are (it keeps a compact copy of each text, its header shared).
 @Suite struct VerifiedJWSMemoTests {
     private func record(_ jws: String) -> TransactionRecord {
         var record = TestPurchases.record(purchased: Date(timeIntervalSince1970: 1_700_000_000))
@@ -48,16 +49,6 @@ import Testing
         let texts = (0..<4).map { "header.payload.signature-of-transaction-\($0)" }
         for text in texts { memo.remember(record(text)) }
         #expect(texts.map { memo.record(for: $0) != nil } == [false, false, false, true])
-    }
-}
-
-/// The memo keeps a compact copy of each text, its header shared: every text must still be
-/// answered only for its exact bytes, whatever header it has and however many headers there are.
-@Suite struct VerifiedJWSMemoCopyTests {
-    private func record(_ jws: String) -> TransactionRecord {
-        var record = TestPurchases.record(purchased: Date(timeIntervalSince1970: 1_700_000_000))
-        record.signedTransaction = jws
-        return record
     }
 
     @Test func textsOfManyHeadersAreEachFoundByTheirExactTextOnly() {
