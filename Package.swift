@@ -212,6 +212,7 @@ let package = Package(
         .executableTarget(
             name: "StoreSyncBench",
             dependencies: [
+                "AppStorePayloads",
                 "AppStoreVerification",
                 "PostgresLibPQ",
                 "StoreSyncAPI",
