@@ -1,6 +1,9 @@
 # StoreSync — the commands a newcomer runs. Each installs what is missing first.
 #   make run    build and serve on an embedded PostgreSQL (.storesync/)
-#   make test   the whole test suite against a real PostgreSQL the tests start themselves
+#   make test   the whole test suite against a real PostgreSQL the tests start themselves,
+#               then make check-client and the Docker deployment's checks (scripts/check-deploy.sh)
+#   make check-client   an app depending on StoreSyncClient alone builds none of the server's
+#               dependencies (Hummingbird, NIO, libpq, AsyncHTTPClient)
 
 SWIFT ?= swift
 BIN = .build/debug
@@ -11,7 +14,7 @@ export STORESYNC_ENVIRONMENT ?= Sandbox
 export STORESYNC_CATALOG ?= examples/catalog.json
 export HTTP_PORT ?= 8080
 
-.PHONY: deps build run migrate keygen test scenarios demo bench fuzz docs clean
+.PHONY: deps build run migrate keygen test check-client scenarios demo bench fuzz docs clean
 
 deps:
 	@scripts/install-deps.sh
@@ -34,6 +37,11 @@ keygen: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) check-client
+	scripts/check-deploy.sh
+
+check-client:
+	SWIFT=$(SWIFT) scripts/check-client-consumer.sh
 
 scenarios: deps
 	$(SWIFT) build --build-tests

@@ -7,7 +7,8 @@
 # The default run (the core phases, 100,000 accounts) is held under 15 minutes; the long modes
 # are flags:
 #   scripts/bench.sh --phases mixed,history          # mixed load; lookups of long histories
-#   scripts/bench.sh --phases all,mixed,history      # everything at the default size
+#   scripts/bench.sh --phases all,mixed,history      # the core phases and both of those
+#   scripts/bench.sh --phases standby                # lookups from a hot standby
 #   scripts/bench.sh --accounts 1000000              # a million accounts, the core phases
 #   scripts/bench.sh --accounts 10000000 --work-directory /big/disk   # ten million
 # A large seed projects the database's size after its first batch and stops before the disk

@@ -21,18 +21,20 @@ extension AppStoreProductType {
     /// `Non-Renewing Subscription`.
     public static let nonRenewing: Self = "Non-Renewing Subscription"
 
-    /// StoreSync's product type for Apple's spelling, or `nil` for a value it does not know.
-    public var productType: ProductType? {
+    /// StoreSync's product type for Apple's spelling; a spelling StoreSync does not know (a type
+    /// Apple added later) is kept as Apple wrote it.
+    public var productType: ProductType {
         switch self {
         case .autoRenewable: .autoRenewable
         case .nonConsumable: .nonConsumable
         case .consumable: .consumable
         case .nonRenewing: .nonRenewing
-        default: nil
+        default: ProductType(rawValue: rawValue)
         }
     }
 
-    /// Apple's spelling of a StoreSync product type.
+    /// Apple's spelling of a StoreSync product type; a kind StoreSync does not know keeps the
+    /// spelling it came with.
     ///
     /// - Parameter productType: The product type.
     public init(_ productType: ProductType) {
@@ -41,6 +43,7 @@ extension AppStoreProductType {
         case .nonConsumable: self = .nonConsumable
         case .consumable: self = .consumable
         case .nonRenewing: self = .nonRenewing
+        default: self.init(rawValue: productType.rawValue)
         }
     }
 }

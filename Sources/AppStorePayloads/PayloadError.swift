@@ -2,13 +2,10 @@
 public enum PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Not of Apple's form: bad base64url, bad JSON, a wrongly typed or missing field.
     case malformed(String)
-    /// A product `type` StoreSync does not know (Apple's value is kept in the message).
-    case unsupportedProductType(String)
 
     public var description: String {
         switch self {
         case .malformed(let detail): "malformed signed data: \(detail)"
-        case .unsupportedProductType(let type): "unsupported product type \(type)"
         }
     }
 }

@@ -9,8 +9,13 @@ extension TransactionPayload {
     ///   - environment: The environment it was verified for.
     ///   - signedTransaction: The JWS it came from.
     /// - Returns: The record.
-    /// - Throws: ``PayloadError/malformed(_:)`` when a field StoreSync needs is missing or a
-    ///   date is out of range; ``PayloadError/unsupportedProductType(_:)`` for an unknown `type`.
+    /// A value Apple added after StoreSync learned its vocabulary (a `type`, an
+    /// `inAppOwnershipType`, a `transactionReason`, an offer type) or a field StoreSync does not
+    /// read never refuses the payload: a new `type` is kept as Apple spelled it, and the catalog
+    /// decides what the product grants.
+    ///
+    /// - Throws: ``PayloadError/malformed(_:)`` when a field StoreSync needs is missing, or a
+    ///   date, id or number is out of the range it keeps.
     package func record(
         evidence: Evidence,
         environment: AppStoreEnvironment,
@@ -21,18 +26,17 @@ extension TransactionPayload {
             throw .malformed("originalTransactionId is missing")
         }
         guard let productId, !productId.isEmpty else { throw .malformed("productId is missing") }
-        guard let type else { throw .malformed("type is missing") }
-        guard let productType = type.productType else { throw .unsupportedProductType(type.rawValue) }
+        guard let type, !type.rawValue.isEmpty else { throw .malformed("type is missing") }
         guard let purchaseDate = try purchaseDate.storable("purchaseDate") else {
             throw .malformed("purchaseDate is missing")
         }
         guard let signedDate = try signedDate.storable("signedDate") else { throw .malformed("signedDate is missing") }
         if let quantity, quantity < 1 { throw .malformed("quantity must be at least 1") }
-        return TransactionRecord(
+        let record = TransactionRecord(
             transactionId: transactionId,
             originalTransactionId: originalTransactionId,
             productId: productId,
-            productType: productType,
+            productType: type.productType,
             purchaseDate: purchaseDate,
             // Apple always sends it; a payload without one is its own original.
             originalPurchaseDate: try originalPurchaseDate.storable("originalPurchaseDate") ?? purchaseDate,
@@ -51,5 +55,7 @@ extension TransactionPayload {
             evidence: evidence,
             signedTransaction: signedTransaction
         )
+        if let field = record.unkeepableField { throw .malformed(field) }
+        return record
     }
 }

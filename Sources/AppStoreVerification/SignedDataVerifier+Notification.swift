@@ -35,8 +35,10 @@ extension SignedDataVerifier {
             payload: payload, transaction: transaction, renewalInfo: renewalInfo, evidence: evidence)
     }
 
-    /// Apple's checks of a notification: bundle id and, in production, app Apple id, then
-    /// environment — taken from `data`, `summary` or `externalPurchaseToken`.
+    /// Apple's checks of a notification: bundle id, environment and, for production data, app
+    /// Apple id — taken from `data`, `summary` or `externalPurchaseToken`. Sandbox data carries no
+    /// app Apple id, so a Production verifier that accepts Sandbox data checks it only on
+    /// production data.
     private func checkAppIdentity(of payload: NotificationPayload) throws(VerificationError) {
         let bundleId: String?
         let appAppleId: Int64?
@@ -51,10 +53,8 @@ extension SignedDataVerifier {
             throw .malformed("payload: the notification has no data, summary or externalPurchaseToken")
         }
         guard bundleId == configuration.bundleId else { throw .bundleMismatch }
-        if configuration.environment == .production, appAppleId != configuration.appAppleId {
-            throw .appAppleIdMismatch
-        }
-        try checkEnvironment(environment)
+        let signedFor = try checkEnvironment(environment)
+        if signedFor == .production, appAppleId != configuration.appAppleId { throw .appAppleIdMismatch }
     }
 }
 

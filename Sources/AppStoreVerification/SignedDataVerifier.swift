@@ -51,9 +51,9 @@ public final class SignedDataVerifier: Sendable {
         do throws(VerificationError) {
             let (payload, evidence) = try await verifiedPayload(jws, as: TransactionPayload.self)
             guard payload.bundleId == configuration.bundleId else { throw VerificationError.bundleMismatch }
-            try checkEnvironment(payload.environment)
+            let environment = try checkEnvironment(payload.environment)
             let record = try translatingPayloadErrors { () throws(PayloadError) in
-                try payload.record(evidence: evidence, environment: configuration.environment, signedTransaction: jws)
+                try payload.record(evidence: evidence, environment: environment, signedTransaction: jws)
             }
             return VerifiedTransaction(payload: payload, record: record)
         } catch {
@@ -71,9 +71,9 @@ public final class SignedDataVerifier: Sendable {
         do throws(VerificationError) {
             let (payload, evidence) = try await verifiedPayload(jws, as: RenewalInfoPayload.self)
             // Renewal info carries no bundle id; Apple checks only its environment.
-            try checkEnvironment(payload.environment)
+            let environment = try checkEnvironment(payload.environment)
             let renewalInfo = try translatingPayloadErrors { () throws(PayloadError) in
-                try payload.renewalInfo(environment: configuration.environment, signedRenewalInfo: jws)
+                try payload.renewalInfo(environment: environment, signedRenewalInfo: jws)
             }
             return VerifiedRenewalInfo(payload: payload, renewalInfo: renewalInfo, evidence: evidence)
         } catch {
@@ -110,11 +110,16 @@ public final class SignedDataVerifier: Sendable {
         }
     }
 
-    /// Apple's rule: the payload's environment must be the configured one.
-    func checkEnvironment(_ appleName: String?) throws(VerificationError) {
-        guard let appleName, AppStoreEnvironment(appleName: appleName) == configuration.environment else {
-            throw .environmentMismatch
-        }
+    /// Apple's rule: the payload's environment must be the configured one (or Sandbox, on a
+    /// Production verifier that accepts it).
+    ///
+    /// - Returns: The payload's environment.
+    @discardableResult
+    func checkEnvironment(_ appleName: String?) throws(VerificationError) -> AppStoreEnvironment {
+        guard let appleName, let environment = AppStoreEnvironment(appleName: appleName),
+            configuration.accepts(environment)
+        else { throw .environmentMismatch }
+        return environment
     }
 
     func logRejection(_ error: VerificationError, of kind: String) {

@@ -26,17 +26,13 @@ public enum VerificationError: Error, Sendable, Hashable {
     case environmentMismatch
     /// A production notification names another app's Apple id.
     case appAppleIdMismatch
-    /// The transaction's `type` is not one of Apple's four product types.
-    case unsupportedProductType(String)
 
     /// Whether this failure is about trust in the signature rather than about the
     /// payload's shape or claims: the failures the development switch tolerates.
     public var isTrustFailure: Bool {
         switch self {
         case .invalidChain, .invalidCertificateOID, .certificateExpired, .invalidSignature: true
-        case .malformed, .unsupportedAlgorithm, .bundleMismatch, .environmentMismatch, .appAppleIdMismatch,
-            .unsupportedProductType:
-            false
+        case .malformed, .unsupportedAlgorithm, .bundleMismatch, .environmentMismatch, .appAppleIdMismatch: false
         }
     }
 }
@@ -54,7 +50,6 @@ extension VerificationError: CustomStringConvertible {
         case .bundleMismatch: "the signed data belongs to another bundle id"
         case .environmentMismatch: "the signed data comes from another App Store environment"
         case .appAppleIdMismatch: "the signed data belongs to another app (appAppleId)"
-        case .unsupportedProductType(let type): "unsupported product type \"\(type)\""
         }
     }
 }
@@ -64,7 +59,6 @@ extension VerificationError {
     init(_ error: PayloadError) {
         switch error {
         case .malformed(let detail): self = .malformed(detail)
-        case .unsupportedProductType(let type): self = .unsupportedProductType(type)
         }
     }
 }

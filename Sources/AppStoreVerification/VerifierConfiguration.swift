@@ -7,8 +7,12 @@ public struct VerifierConfiguration: Sendable {
     public var bundleId: String
     /// The app's Apple id, checked on production notifications as Apple does.
     public var appAppleId: Int64?
-    /// The only environment whose signed data is accepted.
+    /// The environment whose signed data is accepted (see ``acceptsSandbox``).
     public var environment: AppStoreEnvironment
+    /// Whether a Production verifier also accepts Sandbox-signed data, checked exactly as
+    /// strictly: App Review and TestFlight buy in the sandbox against the production app.
+    /// Xcode and LocalTesting data are never accepted by a Production verifier.
+    public var acceptsSandbox: Bool
     /// The roots a chain must lead to; by default the bundled Apple Root CA - G3.
     public var trustedRoots: [Certificate]
     /// The development switch: accept data whose signature or chain does not verify,
@@ -23,13 +27,16 @@ public struct VerifierConfiguration: Sendable {
     ///   - environment: The environment to accept.
     ///   - trustedRoots: The trusted roots; `nil` means the bundled Apple Root CA - G3.
     ///   - allowUnverified: The development switch; refused in production.
+    ///   - acceptsSandbox: Whether a Production verifier also accepts Sandbox data; ignored
+    ///     for the other environments.
     /// - Throws: ``VerifierConfigurationError`` naming the setting at fault.
     public init(
         bundleId: String,
         appAppleId: Int64? = nil,
         environment: AppStoreEnvironment,
         trustedRoots: [Certificate]? = nil,
-        allowUnverified: Bool = false
+        allowUnverified: Bool = false,
+        acceptsSandbox: Bool = false
     ) throws(VerifierConfigurationError) {
         guard !bundleId.isEmpty else { throw .emptyBundleId }
         if environment == .production {
@@ -44,5 +51,15 @@ public struct VerifierConfiguration: Sendable {
         self.environment = environment
         self.trustedRoots = roots
         self.allowUnverified = allowUnverified
+        self.acceptsSandbox = acceptsSandbox && environment == .production
+    }
+
+    /// Whether signed data of `environment` is accepted: the configured one, and Sandbox on a
+    /// Production verifier that ``acceptsSandbox``.
+    ///
+    /// - Parameter environment: The environment the data was signed for.
+    /// - Returns: `true` when it is accepted.
+    public func accepts(_ environment: AppStoreEnvironment) -> Bool {
+        environment == self.environment || (acceptsSandbox && environment == .sandbox)
     }
 }

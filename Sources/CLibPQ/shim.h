@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -76,11 +77,31 @@ extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *acti
 /// Written in C because Foundation's Process cannot notice the exit of a command whose
 /// daemon child (pg_ctl's postmaster) keeps the inherited descriptors open, and because the
 /// wait-status macros and the chdir file action are not visible to Swift. Returns 0 or an errno value.
+///
+/// The child starts with no signal blocked and every signal at its default, as from a shell: the
+/// spawning thread's mask (Swift's and NIO's threads block most signals) would otherwise stay
+/// with a daemon that does not reset it (PgBouncer), which then never hears SIGTERM.
 static inline int CLibPQ_spawn(const char *path, char *const argv[], char *const envp[],
                                const char *directory, int outputFD, pid_t *pid) {
-    posix_spawn_file_actions_t actions;
-    int status = posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_t attributes;
+    int status = posix_spawnattr_init(&attributes);
     if (status != 0) {
+        return status;
+    }
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    status = posix_spawnattr_setsigmask(&attributes, &none);
+    if (status == 0) status = posix_spawnattr_setsigdefault(&attributes, &all);
+    if (status == 0) status = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    if (status != 0) {
+        posix_spawnattr_destroy(&attributes);
+        return status;
+    }
+    posix_spawn_file_actions_t actions;
+    status = posix_spawn_file_actions_init(&actions);
+    if (status != 0) {
+        posix_spawnattr_destroy(&attributes);
         return status;
     }
     status = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -89,8 +110,9 @@ static inline int CLibPQ_spawn(const char *path, char *const argv[], char *const
 #ifdef CLIBPQ_HAS_ADDCHDIR
     if (status == 0 && directory != NULL) status = posix_spawn_file_actions_addchdir_np(&actions, directory);
 #endif
-    if (status == 0) status = posix_spawn(pid, path, &actions, NULL, argv, envp);
+    if (status == 0) status = posix_spawn(pid, path, &actions, &attributes, argv, envp);
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
     return status;
 }
 

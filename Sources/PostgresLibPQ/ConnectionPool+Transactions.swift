@@ -91,6 +91,7 @@ extension ConnectionPool {
             return try await withConnection { connection in
                 do {
                     try await connection.execute(isolation.beginStatement)
+                    if let settings = configuration.transactionLocalSettings { try await connection.execute(settings) }
                 } catch {
                     throw TransactionAttemptFailure(underlying: error, commitSent: false)
                 }

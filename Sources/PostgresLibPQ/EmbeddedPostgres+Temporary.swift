@@ -37,7 +37,7 @@ extension EmbeddedPostgres {
     }
 
     /// Deletes `<prefix>-<pid>` directories whose process is gone, killing their server first.
-    private static func removeAbandonedClusters(in parent: URL, prefix: String, logger: Logger) {
+    static func removeAbandonedClusters(in parent: URL, prefix: String, logger: Logger) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
         for name in names where name.hasPrefix(prefix + "-") {
             guard let owner = Int32(name.dropFirst(prefix.count + 1)), owner != getpid() else { continue }

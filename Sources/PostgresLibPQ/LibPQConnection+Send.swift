@@ -5,6 +5,11 @@ extension LibPQConnection {
     /// Sends a statement without waiting for its result; ``receive(_:)`` collects it. Blocking
     /// only while the statement is written (and, the first time, while it is prepared).
     ///
+    /// A statement with parameters is prepared once per connection and then run by name,
+    /// unless the connection goes through a transaction pooler: there the next statement may
+    /// reach another server session, which never saw the preparation, so each one runs
+    /// unnamed (parse, bind and execute in one message sequence).
+    ///
     /// Between the two, the caller may do other work while PostgreSQL runs the statement. Only
     /// one statement is outstanding at a time: send the next after receiving this one.
     func send(_ query: PostgresQuery) throws {
@@ -13,6 +18,14 @@ extension LibPQConnection {
             if query.binds.count == 0 {
                 sent = query.sql.withCString { sql in
                     PQsendQueryParams(handle.pointer, sql, 0, nil, nil, nil, nil, 1)
+                }
+            } else if !preparesStatements {
+                sent = query.sql.withCString { sql in
+                    query.binds.types.withUnsafeBufferPointer { types in
+                        query.binds.withParameterPointers { count, values, lengths, formats in
+                            PQsendQueryParams(handle.pointer, sql, count, types.baseAddress, values, lengths, formats, 1)
+                        }
+                    }
                 }
             } else {
                 let key = PreparedStatementCache.Key(sql: query.sql, parameterTypes: query.binds.types)
@@ -48,7 +61,8 @@ extension LibPQConnection {
                 return try consume(result, handle: handle, sql: query.sql)
             }
         } catch let error as PostgresError
-            where query.binds.count > 0 && (error.code == .featureNotSupported || error.code == .invalidSQLStatementName)
+            where preparesStatements && query.binds.count > 0
+                && (error.code == .featureNotSupported || error.code == .invalidSQLStatementName)
         {
             let retry = try withSentHandle { handle -> Bool in
                 _ = statements.remove(PreparedStatementCache.Key(sql: query.sql, parameterTypes: query.binds.types))

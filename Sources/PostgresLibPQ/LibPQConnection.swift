@@ -12,6 +12,9 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
     private let lock = NIOLock()
     private let configuration: PostgresConfiguration
     let logger: Logger
+    /// Whether statements with parameters are prepared once and run by name; behind a
+    /// transaction pooler each runs unnamed, parsed anew every time.
+    let preparesStatements: Bool
     private var handle: LibPQHandle?
     /// The prepared statements of the open handle; touched only with `lock` held (inside ``withHealthyHandle(_:)``).
     var statements: PreparedStatementCache
@@ -20,6 +23,7 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
     init(configuration: PostgresConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
+        self.preparesStatements = !configuration.usesTransactionPooler
         self.statements = PreparedStatementCache(capacity: configuration.preparedStatementCacheSize)
     }
 

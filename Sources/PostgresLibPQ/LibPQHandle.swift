@@ -35,7 +35,9 @@ final class LibPQHandle {
             throw PostgresError.client(.connectionFailed, handle.errorMessage)
         }
         PQsetNoticeProcessor(pointer, CLibPQ_discardNotice, nil)
-        try handle.apply(configuration.sessionSettings)
+        // Behind a transaction pooler a setting made here would stay with whichever server
+        // session ran it; the pool sets them inside each transaction instead.
+        if !configuration.usesTransactionPooler { try handle.apply(configuration.sessionSettings) }
         return handle
     }
 

@@ -6,6 +6,7 @@ struct PostgresBinaries: Sendable {
 
     var initdb: String { directory + "/initdb" }
     var pgCtl: String { directory + "/pg_ctl" }
+    var pgBasebackup: String { directory + "/pg_basebackup" }
 
     /// Looks where PostgreSQL is installed on Debian, Ubuntu, Homebrew and most Linux systems.
     ///

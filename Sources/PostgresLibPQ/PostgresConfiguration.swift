@@ -39,8 +39,19 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
     public var preparedStatementCacheSize: Int
     /// Run-time parameters set on every connection as soon as it opens (`set_config`, session
     /// wide), e.g. `plan_cache_mode`. Set by a statement rather than libpq's `options`, which
-    /// connection poolers such as PgBouncer refuse by default.
+    /// connection poolers such as PgBouncer refuse by default. Behind a transaction pooler
+    /// (``usesTransactionPooler``) they are set at the start of every transaction instead.
     public var sessionSettings: [String: String]
+    /// Whether this address is a connection pooler in transaction mode (PgBouncer's
+    /// `pool_mode = transaction`), where consecutive statements outside a transaction may run in
+    /// different server sessions.
+    ///
+    /// Nothing then relies on session state: statements run unnamed (no server-side prepared
+    /// statements, which PgBouncer before 1.21 cannot route), ``sessionSettings`` are set with
+    /// `SET LOCAL` semantics inside each transaction rather than once per connection, and
+    /// ``PostgresListener`` refuses the address (`LISTEN` needs a session of its own).
+    /// Statements outside a transaction get the server's defaults for the role and database.
+    public var usesTransactionPooler: Bool
 
     /// Creates a configuration for a server reached over a unix socket.
     ///
@@ -77,6 +88,7 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         self.applicationName = "storesync"
         self.preparedStatementCacheSize = 256
         self.sessionSettings = [:]
+        self.usesTransactionPooler = false
     }
 
     /// Whether `host` names a unix socket directory rather than a network host.
@@ -110,5 +122,17 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
             parameters += [("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3")]
         }
         return parameters
+    }
+}
+
+extension PostgresConfiguration {
+    /// The statement that sets ``sessionSettings`` for one transaction, run right after BEGIN
+    /// behind a transaction pooler (where a session-wide setting would stay with whichever
+    /// server session ran it); `nil` elsewhere, or when there are none.
+    var transactionLocalSettings: PostgresQuery? {
+        guard usesTransactionPooler, !sessionSettings.isEmpty else { return nil }
+        let names = sessionSettings.keys.sorted()
+        let values = names.map { sessionSettings[$0, default: ""] }
+        return "SELECT set_config(name, value, true) FROM unnest(\(names), \(values)) AS setting (name, value)"
     }
 }

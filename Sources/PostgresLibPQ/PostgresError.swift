@@ -61,14 +61,28 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         "PostgreSQL error \(code.raw) (\(code.name))"
     }
 
-    /// Every field, for logs that operators read.
+    /// Every field, for debugging; logs use ``logDescription``.
     public var debugDescription: String {
-        var parts = ["PostgresError(code: \(code.raw) \(code.name)"]
-        let fields: [(String, String?)] = [
+        describing([
             ("severity", severity), ("message", message), ("detail", detail), ("hint", hint),
             ("schema", schemaName), ("table", tableName), ("column", columnName),
             ("constraint", constraintName), ("query", query),
-        ]
+        ])
+    }
+
+    /// What a log may carry: every field but the server's detail and hint, which quote the
+    /// failing row or key (`Failing row contains (…)`, `Key (email)=(…)`) — a user's data, a
+    /// token's hash. The code, table, column and constraint say what failed; the query text
+    /// holds placeholders, never the values bound to them.
+    public var logDescription: String {
+        describing([
+            ("severity", severity), ("message", message), ("schema", schemaName), ("table", tableName),
+            ("column", columnName), ("constraint", constraintName), ("query", query),
+        ])
+    }
+
+    private func describing(_ fields: [(String, String?)]) -> String {
+        var parts = ["PostgresError(code: \(code.raw) \(code.name)"]
         for (label, value) in fields {
             if let value { parts.append("\(label): \(value)") }
         }

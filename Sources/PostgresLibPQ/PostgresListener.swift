@@ -38,10 +38,15 @@ public final class PostgresListener: Service, Sendable {
     ///   - configuration: Where PostgreSQL is.
     ///   - channels: Channel names: lower-case letters, digits and underscores only.
     ///   - logger: Where connection trouble is reported.
-    /// - Throws: ``PostgresError`` when a channel name is not a plain identifier.
+    /// - Throws: ``PostgresError`` when a channel name is not a plain identifier, or when the
+    ///   configuration is a transaction pooler (``PostgresConfiguration/usesTransactionPooler``),
+    ///   which would hand the listening session to other clients between statements.
     public init(configuration: PostgresConfiguration, channels: [String], logger: Logger) throws {
         for channel in channels where !Self.isPlainIdentifier(channel) {
             throw PostgresError.client(.unexpectedResponse, "channel \(channel) is not a plain identifier")
+        }
+        guard !configuration.usesTransactionPooler else {
+            throw PostgresError.client(.featureNotSupported, "LISTEN needs a direct connection, not a transaction pooler")
         }
         self.configuration = configuration
         self.channels = channels

@@ -7,7 +7,8 @@ public import Logging
 /// (name, checksum, time), so a failed one leaves no trace. A migration whose statements changed
 /// after it was applied stops the run with an error naming it; its comments may be mended (the
 /// checksum covers the statements only, see ``Migration/checksum``). Processes migrating the same database
-/// at once take turns on a PostgreSQL advisory lock. Scripts must not contain BEGIN or COMMIT.
+/// at once take turns on a PostgreSQL advisory lock, held by transactions only (so a connection
+/// pooler in transaction mode may stand between). Scripts must not contain BEGIN or COMMIT.
 public struct SchemaMigrator: Sendable {
     /// The directory holding the migration files.
     public let directory: URL
@@ -47,27 +48,43 @@ public struct SchemaMigrator: Sendable {
 
     /// Applies every migration not yet recorded.
     ///
+    /// Every step is a transaction that first takes the advisory lock for its own duration
+    /// (`pg_advisory_xact_lock`): processes migrating at once take turns, a step that fails
+    /// releases the lock with its rollback, and nothing depends on the session outliving a
+    /// transaction, so the migrator works through a transaction pooler (PgBouncer's
+    /// `pool_mode = transaction`) as well as on a direct connection.
+    ///
     /// - Parameter pool: The pool of the database to migrate.
     /// - Returns: The names of the migrations applied now, in order (empty when up to date).
     /// - Throws: ``SchemaMigrationError`` (a changed or failed migration, bad files) or ``PostgresError``.
     @discardableResult
     public func migrate(_ pool: ConnectionPool) async throws -> [String] {
         let migrations = try migrations()
-        return try await pool.withConnection { connection in
-            try await connection.execute("SELECT pg_advisory_lock(\(Self.advisoryLockKey))")
-            do {
-                let applied = try await applyPending(migrations, on: connection)
-                try await connection.execute("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))")
-                return applied
-            } catch {
-                // Ending the session would release the lock too; a dead connection does.
-                _ = try? await connection.execute("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))")
-                throw error
-            }
+        let applied = try await pool.withTransaction { connection in
+            try await lock(connection)
+            return try await checkApplied(migrations, on: connection)
         }
+        var newlyApplied: [String] = []
+        for migration in migrations where applied[migration.name] == nil {
+            if try await apply(migration, on: pool) { newlyApplied.append(migration.name) }
+        }
+        return newlyApplied
     }
 
-    private func applyPending(_ migrations: [Migration], on connection: PostgresConnection) async throws -> [String] {
+    /// Turns the connection's statement and lock timeouts off for this transaction, then waits
+    /// for the migrators' lock, held until the transaction ends.
+    ///
+    /// A migration may take as long as it needs (an index on a large table), and a second
+    /// process waits for the lock as long as the first migrates, whatever timeouts the pool's
+    /// connections carry for ordinary statements; the transaction-local settings end with it.
+    private func lock(_ connection: PostgresConnection) async throws {
+        try await connection.execute("SELECT set_config('statement_timeout', '0', true), set_config('lock_timeout', '0', true)")
+        try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
+    }
+
+    /// Creates `schema_migrations` when missing, checks every applied migration against its
+    /// file (replacing checksums of mended comments) and returns the recorded checksums by name.
+    private func checkApplied(_ migrations: [Migration], on connection: PostgresConnection) async throws -> [String: String] {
         try await connection.execute("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 name       text        PRIMARY KEY,
@@ -80,39 +97,36 @@ public struct SchemaMigrator: Sendable {
             let (name, checksum) = try row.decode((String, String).self)
             applied[name] = checksum
         }
-        var newlyApplied: [String] = []
         for migration in migrations {
-            if let checksum = applied[migration.name] {
-                guard migration.matches(recorded: checksum) else {
-                    throw SchemaMigrationError.checksumMismatch(name: migration.name, applied: checksum, file: migration.checksum)
-                }
-                if checksum != migration.checksum {
-                    try await connection.execute(
-                        "UPDATE schema_migrations SET checksum = \(migration.checksum) WHERE name = \(migration.name)")
-                }
-                continue
+            guard let checksum = applied[migration.name] else { continue }
+            guard migration.matches(recorded: checksum) else {
+                throw SchemaMigrationError.checksumMismatch(name: migration.name, applied: checksum, file: migration.checksum)
             }
-            try await apply(migration, on: connection)
-            newlyApplied.append(migration.name)
+            if checksum != migration.checksum {
+                try await connection.execute(
+                    "UPDATE schema_migrations SET checksum = \(migration.checksum) WHERE name = \(migration.name)")
+            }
         }
-        return newlyApplied
+        return applied
     }
 
-    private func apply(_ migration: Migration, on connection: PostgresConnection) async throws {
-        logger.debug("applying migration", metadata: ["db.migration": "\(migration.name)"])
-        try await connection.execute("BEGIN")
+    /// Applies one migration with its `schema_migrations` row, in one transaction under the lock.
+    ///
+    /// - Returns: Whether it was applied now; `false` when another process applied it first.
+    private func apply(_ migration: Migration, on pool: ConnectionPool) async throws -> Bool {
         do {
-            try await connection.execute(script: migration.sql)
-            try await connection.execute(
-                "INSERT INTO schema_migrations (name, checksum) VALUES (\(migration.name), \(migration.checksum))"
-            )
-            try await connection.execute("COMMIT")
-        } catch {
-            _ = try? await connection.execute("ROLLBACK")
-            if let error = error as? PostgresError {
-                throw SchemaMigrationError.migrationFailed(name: migration.name, underlying: error)
+            return try await pool.withTransaction { connection in
+                try await lock(connection)
+                let recorded = try await connection.query("SELECT 1 FROM schema_migrations WHERE name = \(migration.name)")
+                guard recorded.isEmpty else { return false }
+                logger.debug("applying migration", metadata: ["db.migration": "\(migration.name)"])
+                try await connection.execute(script: migration.sql)
+                try await connection.execute(
+                    "INSERT INTO schema_migrations (name, checksum) VALUES (\(migration.name), \(migration.checksum))")
+                return true
             }
-            throw error
+        } catch let error as PostgresError {
+            throw SchemaMigrationError.migrationFailed(name: migration.name, underlying: error)
         }
     }
 }

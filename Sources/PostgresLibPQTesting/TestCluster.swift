@@ -98,7 +98,9 @@ public enum TestCluster {
     }
 
     /// The template for a migrations directory: created and migrated once, then only copied.
-    private static func migratedTemplate(for directory: URL, in cluster: EmbeddedPostgres) async throws -> String {
+    static func migratedTemplate(
+        for directory: URL, in cluster: EmbeddedPostgres, templates: MigratedTemplates = templates
+    ) async throws -> String {
         try await templates.template(for: directory.standardizedFileURL.path) { name in
             try await creations.serialize { try await cluster.createDatabase(named: name) }
             var configuration = cluster.configuration

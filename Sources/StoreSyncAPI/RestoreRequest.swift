@@ -6,6 +6,8 @@ public struct RestoreRequest: Sendable, Hashable, Codable {
     public var entries: [TransactionRecord]
     /// Legacy `UserDefaults` flags, product id → owned.
     public var legacyFlags: [String: Bool]?
+    /// A base64 app receipt (StoreKit 1 apps), whose in-app purchases join the restore.
+    public var receipt: String?
     /// Whether the user asked for this restore; only then may a purchase move between accounts.
     public var userInitiated: Bool?
     /// Answer what would happen without changing anything.
@@ -16,22 +18,25 @@ public struct RestoreRequest: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - entries: The cached transactions.
     ///   - legacyFlags: Legacy flags by product id.
+    ///   - receipt: A base64 app receipt.
     ///   - userInitiated: Whether the user asked for it.
     ///   - dryRun: Whether to only preview.
     public init(
         entries: [TransactionRecord],
         legacyFlags: [String: Bool]? = nil,
+        receipt: String? = nil,
         userInitiated: Bool? = nil,
         dryRun: Bool? = nil
     ) {
         self.entries = entries
         self.legacyFlags = legacyFlags
+        self.receipt = receipt
         self.userInitiated = userInitiated
         self.dryRun = dryRun
     }
 
     /// The wire names, which StoreSyncWire's fast reader derives its own from.
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case entries, legacyFlags, userInitiated, dryRun
+        case entries, legacyFlags, receipt, userInitiated, dryRun
     }
 }

@@ -1,3 +1,6 @@
+public import Foundation
+import StoreSyncCore
+
 /// The server's answer about one presented transaction or legacy flag.
 ///
 /// A legacy `UserDefaults` flag names only a product: its verdict has empty transaction ids
@@ -14,6 +17,9 @@ public struct Verdict: Sendable, Hashable, Codable {
     public var reason: String?
     /// The product, set for legacy flags (and wherever it helps).
     public var productId: String?
+    /// For an ``VerdictKind/ownedByOtherAccount`` verdict on a purchase that moved between
+    /// accounts recently: when it may move again (the transfer cool-down ends).
+    public var movableAt: Date?
 
     /// Creates a verdict.
     ///
@@ -23,18 +29,21 @@ public struct Verdict: Sendable, Hashable, Codable {
     ///   - verdict: What the server made of it.
     ///   - reason: Why.
     ///   - productId: The product.
+    ///   - movableAt: When a purchase that moved recently may move again.
     public init(
         originalTransactionId: String,
         transactionId: String,
         verdict: VerdictKind,
         reason: String? = nil,
-        productId: String? = nil
+        productId: String? = nil,
+        movableAt: Date? = nil
     ) {
         self.originalTransactionId = originalTransactionId
         self.transactionId = transactionId
         self.verdict = verdict
         self.reason = reason
         self.productId = productId
+        self.movableAt = movableAt?.roundedToMilliseconds
     }
 
     /// The verdict on a legacy flag, which has no transaction ids.
@@ -50,7 +59,7 @@ public struct Verdict: Sendable, Hashable, Codable {
 
     /// The wire names, which StoreSyncWire's writer derives its own from.
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case originalTransactionId, transactionId, verdict, reason, productId
+        case originalTransactionId, transactionId, verdict, reason, productId, movableAt
     }
 
     /// Whether this verdict answers a legacy flag rather than a transaction.

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The parts of a bench run: the core ones by default (`all`), fewer while working on one of
-/// them, and the long modes when named (`--phases all,mixed,history`).
+/// them, and the long modes when named (`--phases all,mixed,history,standby`).
 struct BenchPhases: OptionSet, ExpressibleByArgument, Sendable {
     let rawValue: Int
 
@@ -17,6 +17,8 @@ struct BenchPhases: OptionSet, ExpressibleByArgument, Sendable {
     static let all: BenchPhases = [.client, .cached, .restores, .uncached]
 
     // Long modes, run only when named.
+    /// Lookups answered by a hot standby next to the primary's.
+    static let standby = BenchPhases(rawValue: 1 << 4)
     /// Lookups at 16 connections while restores, notifications and sign-ins run at steady rates.
     static let mixed = BenchPhases(rawValue: 1 << 8)
     /// Uncached lookups of accounts with 1 to 10,000 purchases and a 120-renewal subscription.
@@ -24,7 +26,7 @@ struct BenchPhases: OptionSet, ExpressibleByArgument, Sendable {
 
     private static let names: [(String, BenchPhases)] = [
         ("client", .client), ("cached", .cached), ("restores", .restores), ("uncached", .uncached),
-        ("mixed", .mixed), ("history", .history), ("all", .all),
+        ("standby", .standby), ("mixed", .mixed), ("history", .history), ("all", .all),
     ]
 
     init(rawValue: Int) {

@@ -19,7 +19,7 @@ extension BenchReport {
                 .joined(separator: ", ")
                 + "; rows holding a sent transaction id \(grouped(mixed.sentIdRows)), distinct ids \(grouped(mixed.sentIdsStored))")
         if let first = mixed.routes.lazy.flatMap(\.errors).first { lines.append("First error: \(first)") }
-        lines.append("Sign-ins hash at the bench's bcrypt cost 4 and stay under the server's 60 attempts per address in 15 minutes")
+        lines.append("Sign-ins hash at the bench's bcrypt cost 4; each comes from a client address of its own")
         return lines
     }
 

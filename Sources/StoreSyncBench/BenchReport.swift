@@ -17,6 +17,7 @@ struct BenchReport {
         let sections: [[String]] = [
             plan.phases.isDisjoint(with: [.cached, .uncached]) ? [] : lookupTable(),
             plan.phases.contains(.restores) ? restoreTable() + [""] + floorTable() : [],
+            results.standby.map(standbyTable) ?? [],
             plan.phases.contains(.mixed) ? mixedSection() : [],
             plan.phases.contains(.history) ? historyTable() : [],
             storageSection(),

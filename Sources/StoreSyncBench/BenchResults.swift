@@ -24,6 +24,8 @@ struct BenchResults: Sendable {
     var memory = MemoryTimeline()
     /// Wall-clock seconds of each part of the run, in order.
     var durations: [(part: String, seconds: Double)] = []
+    /// The standby phase (`--phases standby`), when it ran.
+    var standby: StandbyBench.Results?
 }
 
 /// The two lookup routes' runs, by concurrency.

@@ -3,15 +3,15 @@ import StoreSyncTesting
 
 /// The phases of one bench run, in an order that keeps them from disturbing each other: the
 /// client-side figures before any server runs; then, on a server with its snapshot cache, the
-/// lookups (taking turns with `/health/live`), the restores beside their floor, and the mixed
-/// load; then, on a server without the cache, the lookups (taking turns with pgbench on the
-/// same database) and the accounts with long histories.
+/// lookups (taking turns with `/health/live`), the restores beside their floor, the lookups
+/// from a hot standby, and the mixed load; then, on a server without the cache, the lookups
+/// (taking turns with pgbench on the same database) and the accounts with long histories.
 struct BenchRun {
     let plan: BenchPlan
     let workspace: BenchWorkspace
 
     /// The phases a server with the snapshot cache runs, and those a server without it runs.
-    static let cachedServerPhases: BenchPhases = [.cached, .restores, .mixed]
+    static let cachedServerPhases: BenchPhases = [.cached, .restores, .standby, .mixed]
     static let uncachedServerPhases: BenchPhases = [.uncached, .history]
 
     func run() async throws -> BenchResults {
@@ -72,6 +72,11 @@ struct BenchRun {
                 try await measureRestores(on: server, into: &results)
             }
         }
+        if plan.phases.contains(.standby) {
+            try await phase("standby lookups", on: server, into: &results) { results in
+                results.standby = try await StandbyBench(plan: plan, workspace: workspace).run(primary: server)
+            }
+        }
         if plan.phases.contains(.mixed) {
             try await phase("mixed load", on: server, into: &results) { results in
                 try await measureMixed(on: server, after: lastSweep, into: &results)
@@ -117,7 +122,7 @@ struct BenchRun {
         progress("seeding \(plan.accounts) accounts × 3 purchases")
         let seeder = BenchSeeder(database: server.database, accounts: plan.accounts)
         let start = ContinuousClock.now
-        try await seeder.seed { progress($0) }
+        try await seeder.seed(into: workspace.dataDirectory) { progress($0) }
         results.seedSeconds = (ContinuousClock.now - start).seconds
         try await seeder.writeLoadFiles(for: plan.hotSet, accountIds: workspace.accountIdsFile, tokens: workspace.tokensFile)
         progress("vacuum and checkpoint after the seed")

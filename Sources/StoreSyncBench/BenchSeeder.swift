@@ -37,8 +37,10 @@ struct BenchSeeder {
     /// projects the database's final size from the growth so far, and refuses to go on when the
     /// disk holding it has not that much free.
     ///
-    /// - Parameter progress: Receives one line per batch.
-    func seed(progress: (String) -> Void) async throws {
+    /// - Parameters:
+    ///   - dataDirectory: Where the cluster keeps its files.
+    ///   - progress: Receives one line per batch.
+    func seed(into dataDirectory: URL, progress: (String) -> Void) async throws {
         try await BenchDatabase.withConnection(to: database) { connection in
             let start = ContinuousClock.now
             let emptyBytes = try await BenchDatabase.number("SELECT pg_database_size(current_database())", on: connection)
@@ -51,15 +53,15 @@ struct BenchSeeder {
                 progress(
                     "seeded \(last) of \(accounts) accounts in \(Int(elapsed)) s, database \(bytes / 1_000_000) MB "
                         + "(projected \(projected / 1_000_000) MB, \(Int(elapsed / Double(last) * Double(accounts))) s)")
-                if first == 1 { try checkDisk(needs: projected - bytes) }
+                if first == 1 { try checkDisk(dataDirectory, needs: projected - bytes) }
             }
             try await connection.execute(script: "ANALYZE")
         }
     }
 
-    /// Throws when the disk under the database has less free than `bytes` and a tenth to spare.
-    private func checkDisk(needs bytes: Int) throws {
-        let directory = database.host ?? NSTemporaryDirectory()
+    /// Throws when the disk under `dataDirectory` has less free than `bytes` and a tenth to spare.
+    private func checkDisk(_ dataDirectory: URL, needs bytes: Int) throws {
+        let directory = dataDirectory.path
         guard let free = try? FileManager.default.attributesOfFileSystem(forPath: directory)[.systemFreeSize] as? NSNumber
         else { return }
         guard free.int64Value < Int64(bytes) + Int64(bytes) / 10 else { return }

@@ -34,10 +34,15 @@ struct BenchServer {
     /// Starts another `storesync serve` on this one's database, through its embedded
     /// cluster's socket: a second instance behind the same load balancer, with caches of its
     /// own. Stop it before this one, which owns the cluster.
-    func secondInstance(plan: BenchPlan, label: String) async throws -> BenchServer {
+    func secondInstance(plan: BenchPlan, label: String, settings: [String: String] = [:]) async throws -> BenchServer {
+        let settings = settings.merging(["DATABASE_URL": try Self.url(of: database)]) { given, _ in given }
+        return try await Self.launch(plan: plan, workspace: workspace, label: label, settings: settings)
+    }
+
+    /// A `postgres://` URL for a database of an embedded cluster, reached through its socket.
+    static func url(of database: PostgresConfiguration) throws -> String {
         guard let socketDirectory = database.host else { throw BenchError("the embedded cluster has no socket directory") }
-        let url = "postgres://\(database.user ?? "postgres")@localhost:\(database.port)/\(database.database)?host=\(socketDirectory)"
-        return try await Self.launch(plan: plan, workspace: workspace, label: label, settings: ["DATABASE_URL": url])
+        return "postgres://\(database.user ?? "postgres")@localhost:\(database.port)/\(database.database)?host=\(socketDirectory)"
     }
 
     private static func launch(plan: BenchPlan, workspace: BenchWorkspace, label: String, settings: [String: String])
@@ -50,6 +55,7 @@ struct BenchServer {
                 // A 10,000-entry restore carries ~40 MB of JWS; the default limit is 16 MiB.
                 "STORESYNC_MAX_BODY_BYTES": String(128 * 1024 * 1024),
                 "LOG_LEVEL": "warning",
+                "STORESYNC_TRUSTED_PROXIES": BenchClients.trustedProxies,
             ].merging(settings) { _, given in given }) { _, bench in bench },
             logFile: workspace.file("server-\(label).log"))
         return BenchServer(process: process, workspace: workspace)

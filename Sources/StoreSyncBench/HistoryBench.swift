@@ -52,7 +52,7 @@ struct HistoryBench {
 
     /// Signs up an account and restores `records` into it; answers its token.
     private func restore(_ records: [TransactionRecord]) async throws -> String {
-        let session = try await server.signUp(email: "history-\(UUID().uuidString.prefix(12).lowercased())@example.com")
+        let session = try await BenchClients.signUp(on: server, email: BenchClients.email("history"))
         let body = try StoreSyncJSON.makeEncoder().encode(RestoreRequest(entries: records, userInitiated: true))
         let response = try await server.send("POST", "/v1/restore", token: session.token, body: body, timeout: .seconds(300))
         guard response.status == 200 else { throw BenchError("a history restore answered \(response.status)") }

@@ -10,11 +10,13 @@ extension MixedLoad {
         let path: String
         let token: String?
         let body: Data
+        /// More headers, e.g. the client address a sign-in comes from.
+        var headers: [String: String] = [:]
         /// What the server took by its answer, or why the answer is wrong.
         let accepted: @Sendable (TestResponse) throws -> Int
 
         func send(to server: ServerProcess) async throws -> Int {
-            let response = try await server.send("POST", path, token: token, body: body, timeout: .seconds(60))
+            let response = try await server.send("POST", path, token: token, body: body, headers: headers, timeout: .seconds(60))
             guard response.status == 200 else {
                 throw BenchError("\(path) answered \(response.status): \(String(decoding: response.body.prefix(300), as: UTF8.self))")
             }
@@ -45,7 +47,7 @@ extension MixedLoad {
         var nextId = Self.firstRestoreId
         for (size, rate) in [(10, Self.restoresOf10PerSecond), (100, Self.restoresOf100PerSecond)] {
             for _ in 0..<Int(rate * Double(seconds)) {
-                let session = try await server.process.signUp(email: "mixed-\(UUID().uuidString.prefix(12).lowercased())@example.com")
+                let session = try await BenchClients.signUp(on: server.process, email: BenchClients.email("mixed"))
                 let records = entries.purchases(count: size, firstId: nextId)
                 nextId += Int64(size)
                 requests.transactionIds += records.map(\.transactionId)
@@ -62,7 +64,7 @@ extension MixedLoad {
             }
         }
         try requests.notifications = renewalNotifications(count: Int(Self.notificationsPerSecond * Double(seconds)), into: &requests.transactionIds)
-        requests.signIns = try await signIns(count: min(Self.maxSignIns, Int(signInRate * Double(seconds))))
+        requests.signIns = try await signIns(count: Int(Self.signInsPerSecond * Double(seconds)))
         return requests
     }
 
@@ -93,13 +95,16 @@ extension MixedLoad {
     private func signIns(count: Int) async throws -> [Request] {
         var emails: [String] = []
         for _ in 0..<min(count, 5) {
-            let email = "mixed-sign-in-\(UUID().uuidString.prefix(12).lowercased())@example.com"
-            _ = try await server.process.signUp(email: email)
+            let email = BenchClients.email("mixed-sign-in")
+            _ = try await BenchClients.signUp(on: server.process, email: email)
             emails.append(email)
         }
         return try (0..<count).map { index in
             let credentials = Credentials(email: emails[index % emails.count], password: TestServer.password, deviceName: "bench")
-            return Request(path: "/v1/sessions", token: nil, body: try StoreSyncJSON.makeEncoder().encode(credentials)) { response in
+            return Request(
+                path: "/v1/sessions", token: nil, body: try StoreSyncJSON.makeEncoder().encode(credentials),
+                headers: BenchClients.anotherClient()
+            ) { response in
                 _ = try response.decode(SessionResponse.self)
                 return 1
             }

@@ -17,10 +17,9 @@ struct MixedLoad {
     static let restoresOf10PerSecond = 4.0
     static let restoresOf100PerSecond = 2.0
     static let notificationsPerSecond = 10.0
-    /// At most ``maxSignIns`` in a run: the server allows 60 sign-in attempts per client address
-    /// in 15 minutes, and every request here comes from 127.0.0.1.
+    /// Each from a client address of its own (``BenchClients``): the server limits sign-ins per
+    /// address.
     static let signInsPerSecond = 1.0
-    static let maxSignIns = 50
 
     /// One kind of request sent during the run.
     struct Route: Sendable {
@@ -59,7 +58,7 @@ struct MixedLoad {
         async let large = send(requests.restoresOf100, name: "POST /v1/restore, 100 new entries", Self.restoresOf100PerSecond)
         async let notifications = send(
             requests.notifications, name: "POST /v1/notifications/appstore (DID_RENEW)", Self.notificationsPerSecond)
-        async let signIns = send(requests.signIns, name: "POST /v1/sessions", signInRate)
+        async let signIns = send(requests.signIns, name: "POST /v1/sessions", Self.signInsPerSecond)
         let routes = await [small, large, notifications, signIns]
         let lookupResult = try await lookups
 
@@ -72,9 +71,6 @@ struct MixedLoad {
             rows: expected.keys.sorted().map { RowCount(table: $0, expected: expected[$0]!, counted: after[$0]! - before[$0]!) },
             sentIdRows: sentIdRows, sentIdsStored: sentIdsStored)
     }
-
-    /// Sign-ins per second: ``signInsPerSecond``, or fewer when the run is long enough to reach ``maxSignIns``.
-    var signInRate: Double { min(Self.signInsPerSecond, Double(Self.maxSignIns) / Double(seconds)) }
 
     private func send(_ requests: [Request], name: String, _ rate: Double) async -> Route {
         let process = server.process

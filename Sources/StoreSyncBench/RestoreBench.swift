@@ -54,7 +54,7 @@ struct RestoreBench {
             var verifying: [Double] = []
             var storing: [Double] = []
             for _ in 0..<Self.repetitions(for: size) {
-                let session = try await signUp()
+                let session = try await BenchClients.signUp(on: server, email: BenchClients.email("restore"))
                 let entries = SignedEntries(signer: workspace.signer).purchases(count: size, firstId: nextId)
                 let body = try StoreSyncJSON.makeEncoder().encode(RestoreRequest(entries: entries, userInitiated: true))
                 nextId += Int64(size)
@@ -71,16 +71,6 @@ struct RestoreBench {
                 storing: storing))
         }
         return timings
-    }
-
-    private func signUp() async throws -> SessionResponse {
-        let credentials = Credentials(
-            email: "restore-\(UUID().uuidString.prefix(12).lowercased())@example.com", password: "bench password 1234")
-        let response = try await server.send("POST", "/v1/accounts", json: credentials)
-        guard response.status == 201 else {
-            throw BenchError("sign-up answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
-        }
-        return try response.decode(SessionResponse.self)
     }
 
     /// Posts one restore and answers the server's time for it, after checking every entry got

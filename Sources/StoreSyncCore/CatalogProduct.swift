@@ -39,3 +39,16 @@ public struct CatalogProduct: Sendable, Hashable, Codable {
         self.gracePeriodSeconds = gracePeriodSeconds
     }
 }
+
+extension CatalogProduct {
+    /// Whether a transaction of this product may be read as the kind the catalog defines: it
+    /// states the same kind, or a kind Apple added after StoreSync learned its vocabulary (the
+    /// catalog then decides). A transaction stating another known kind contradicts the
+    /// catalog and grants nothing.
+    ///
+    /// - Parameter record: A transaction of this product.
+    /// - Returns: `true` when the catalog's kind applies to it.
+    public func describes(_ record: TransactionRecord) -> Bool {
+        record.productType == type || !record.productType.isKnown
+    }
+}

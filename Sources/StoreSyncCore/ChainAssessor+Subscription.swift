@@ -59,7 +59,7 @@ extension ChainAssessor {
         guard let named else {
             return assessment(naming, .denied(.unknownProduct, expiresAt: nil), ExplanationText.unknownProduct(records[naming]))
         }
-        guard named.type == .autoRenewable, records[naming].productType == .autoRenewable else {
+        guard named.type == .autoRenewable, named.describes(records[naming]) else {
             return assessment(naming, .denied(.productTypeMismatch, expiresAt: nil),
                               ExplanationText.typeMismatch(records[naming], catalogType: named.type))
         }

@@ -8,7 +8,9 @@ import Foundation
 /// - The chain's kind is the catalog's type for the product of its newest verified record
 ///   (latest purchase date, then signed date, then transaction id). When Apple's record says
 ///   another kind, the chain grants nothing (``EntitlementExplanation/Outcome/productTypeMismatch``):
-///   a misconfigured catalog must not turn a subscription into a lifetime purchase.
+///   a misconfigured catalog must not turn a subscription into a lifetime purchase. A record of
+///   a kind Apple added later, which StoreSync does not know, contradicts nothing: the
+///   catalog's kind applies (``CatalogProduct/describes(_:)``).
 /// - A revocation voids the purchase whatever the evaluation time: a refund is retroactive, and
 ///   an access window between purchase and refund must not reopen because Apple's clock and
 ///   ours differ.
@@ -40,7 +42,7 @@ struct ChainAssessor {
         guard let product = catalog[records[newest].productId] else {
             return assessment(newest, nil, .denied(.unknownProduct, expiresAt: nil), ExplanationText.unknownProduct(records[newest]))
         }
-        guard product.type == records[newest].productType else {
+        guard product.describes(records[newest]) else {
             return assessment(newest, product, .denied(.productTypeMismatch, expiresAt: nil),
                               ExplanationText.typeMismatch(records[newest], catalogType: product.type))
         }
@@ -68,6 +70,10 @@ struct ChainAssessor {
             return assessment(newest, product, .granted(expiresAt: nil), ExplanationText.lifetime(records[newest], start: start))
         case .autoRenewable:
             return assessSubscription(originalTransactionId, members: members, newest: newest, product: product)
+        default:
+            // A catalog defines only the kinds StoreSync knows; a product of any other kind is not
+            // one it can derive an entitlement from.
+            return assessment(newest, nil, .denied(.unknownProduct, expiresAt: nil), ExplanationText.unknownProduct(records[newest]))
         }
     }
 }

@@ -14,6 +14,9 @@ public struct Entitlement: Sendable, Hashable, Codable {
     public var ownershipType: OwnershipType
     /// The kind of product that grants it.
     public var source: ProductType
+    /// The App Store environment of the purchase that grants it: `sandbox` for what App Review
+    /// and TestFlight testers buy against a production app.
+    public var environment: AppStoreEnvironment
 
     /// Creates an entitlement; the expiry is rounded to whole milliseconds.
     ///
@@ -24,13 +27,15 @@ public struct Entitlement: Sendable, Hashable, Codable {
     ///   - expiresAt: The end of access, `nil` for lifetime.
     ///   - ownershipType: Purchased or family-shared.
     ///   - source: The kind of the granting product.
+    ///   - environment: The environment of the granting purchase.
     public init(
         entitlementId: String,
         productId: String,
         originalTransactionId: String,
         expiresAt: Date?,
         ownershipType: OwnershipType,
-        source: ProductType
+        source: ProductType,
+        environment: AppStoreEnvironment
     ) {
         self.entitlementId = entitlementId
         self.productId = productId
@@ -38,11 +43,12 @@ public struct Entitlement: Sendable, Hashable, Codable {
         self.expiresAt = expiresAt?.roundedToMilliseconds
         self.ownershipType = ownershipType
         self.source = source
+        self.environment = environment
     }
 
     /// The wire names, which StoreSyncWire's canonical writer derives its own from.
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case entitlementId, productId, originalTransactionId, expiresAt, ownershipType, source
+        case entitlementId, productId, originalTransactionId, expiresAt, ownershipType, source, environment
     }
 
     /// Whether access never ends.

@@ -8,11 +8,13 @@ struct EntitlementCandidate {
     var expiresAt: Date?
     var ownershipType: OwnershipType
     var source: ProductType
+    var environment: AppStoreEnvironment
 
     /// The ranking among sources of one entitlement: lifetime beats any expiry, then the later
-    /// expiry, then purchased over family-shared, then the smaller original transaction id
-    /// (UTF-8 bytes), then the smaller product id — a total order, so the winner never depends
-    /// on the order chains are visited in.
+    /// expiry, then purchased over family-shared, then production over the other environments
+    /// (then by their names), then the smaller original transaction id (UTF-8 bytes), then the
+    /// smaller product id — a total order, so the winner never depends on the order chains are
+    /// visited in.
     func outranks(_ other: Self) -> Bool {
         switch (expiresAt, other.expiresAt) {
         case (nil, .some): return true
@@ -21,6 +23,10 @@ struct EntitlementCandidate {
         default: break
         }
         if ownershipType != other.ownershipType { return ownershipType == .purchased }
+        if environment != other.environment {
+            if environment == .production || other.environment == .production { return environment == .production }
+            return environment < other.environment
+        }
         let order = originalTransactionId.compareUTF8(other.originalTransactionId)
         if order != 0 { return order < 0 }
         return productId.compareUTF8(other.productId) < 0
@@ -29,6 +35,6 @@ struct EntitlementCandidate {
     var entitlement: Entitlement {
         Entitlement(
             entitlementId: entitlementId, productId: productId, originalTransactionId: originalTransactionId,
-            expiresAt: expiresAt, ownershipType: ownershipType, source: source)
+            expiresAt: expiresAt, ownershipType: ownershipType, source: source, environment: environment)
     }
 }

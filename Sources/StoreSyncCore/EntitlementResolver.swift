@@ -51,7 +51,8 @@ struct EntitlementResolver {
                 offer(EntitlementCandidate(
                     entitlementId: entitlementId, productId: ledger.records[assessment.decidingIndex].productId,
                     originalTransactionId: assessment.originalTransactionId, expiresAt: expiresAt,
-                    ownershipType: assessment.ownershipType, source: assessment.product?.type ?? .nonConsumable))
+                    ownershipType: assessment.ownershipType, source: assessment.product?.type ?? .nonConsumable,
+                    environment: ledger.records[assessment.decidingIndex].environment))
             }
             explain(assessment, entitlementIds, outcome: entitlementIds.isEmpty ? .noEntitlement : .granted, expiresAt: expiresAt)
         case .stackable(let start, let duration):

@@ -3,8 +3,9 @@ public import Foundation
 /// What vouches for one version of a transaction.
 ///
 /// The kinds are ordered by strength — `jws` > `receipt` > `unverifiedJWS` > `claim` —
-/// and the ledger's merge prefers the stronger of two versions signed at the same moment
-/// (a `claim` never replaces a verified version at all: see ``TransactionRecord/preferred(_:_:)``).
+/// and the ledger's merge prefers the stronger of two versions signed at the same moment (a
+/// `claim` never replaces a verified version, and a `receipt` never replaces a JWS, at all:
+/// see ``TransactionRecord/preferred(_:_:)``).
 /// The signed JWS itself travels beside the evidence in
 /// ``TransactionRecord/signedTransaction`` rather than inside it: a snapshot signed by the
 /// server vouches for its records without repeating Apple's multi-kilobyte JWS.
@@ -30,6 +31,13 @@ public enum Evidence: Sendable, Hashable {
 
     /// Whether a record with this evidence may grant an entitlement.
     public var grants: Bool { self != .claim }
+
+    /// Whether the version's `signedDate` is when Apple signed it: true for a JWS (verified or
+    /// accepted by the development switch). A receipt entry states no signing date (its
+    /// `signedDate` is when verifyReceipt answered) and a claim is the device's word, so the
+    /// merge ranks every version with a signing date above them (see
+    /// ``TransactionRecord/preferred(_:_:)``).
+    public var carriesSigningDate: Bool { self == .jws || self == .unverifiedJWS }
 
     /// The wire name of the evidence kind: `jws`, `receipt`, `unverifiedJWS` or `claim`.
     public var kind: String {

@@ -46,7 +46,8 @@ struct NonRenewingStack {
             candidate = EntitlementCandidate(
                 entitlementId: entitlementId, productId: records[assessment.decidingIndex].productId,
                 originalTransactionId: assessment.originalTransactionId, expiresAt: stackEnd,
-                ownershipType: assessment.ownershipType, source: .nonRenewing)
+                ownershipType: assessment.ownershipType, source: .nonRenewing,
+                environment: records[assessment.decidingIndex].environment)
         }
         guard explaining else { return (candidate, []) }
         let explanations = ordered.indices.map { index in

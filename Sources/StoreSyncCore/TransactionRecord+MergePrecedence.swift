@@ -4,9 +4,13 @@ extension TransactionRecord {
     ///
     /// A verified version always beats an unverified ``Evidence/claim``: a claim's dates are
     /// the device's word, not Apple's signature, so a claim must never overwrite what Apple
-    /// signed (nor make a verified purchase look revoked or expired). Otherwise the later
-    /// ``signedDate`` wins, because Apple signed it after the other (a renewal, a refund, a
-    /// refund reversal). Versions signed at the same millisecond go to the stronger
+    /// signed (nor make a verified purchase look revoked or expired). A version Apple signed
+    /// (a JWS, ``Evidence/carriesSigningDate``) always beats one read from a legacy receipt:
+    /// a receipt states no signing date, its ``signedDate`` is only when verifyReceipt
+    /// answered, so an old receipt sent after a refund must not bring the purchase back.
+    /// Otherwise the later ``signedDate`` wins, because Apple signed it after the other (a
+    /// renewal, a refund, a refund reversal). Versions signed at the same millisecond go to the
+    /// stronger
     /// ``Evidence``, then to the copy that carries ``signedTransaction`` (so the JWS is never
     /// lost), then to a fixed total order over every other field, compared by value and by the
     /// UTF-8 bytes of strings. The order is total, so `preferred(a, b) == preferred(b, a)` for
@@ -40,6 +44,8 @@ extension TransactionRecord {
     static func mergePrecedence(_ a: Self, _ b: Self) -> Int {
         var order = FieldOrder.compare(a.evidence.grants, b.evidence.grants)
         if order != 0 { return order }
+        order = FieldOrder.compare(a.evidence.carriesSigningDate, b.evidence.carriesSigningDate)
+        if order != 0 { return order }
         order = FieldOrder.compare(a.signedDate, b.signedDate)
         if order != 0 { return order }
         order = a.evidence.mergePrecedence(b.evidence)
@@ -60,7 +66,7 @@ extension TransactionRecord {
         if order != 0 { return order }
         order = FieldOrder.compare(a.productId, b.productId)
         if order != 0 { return order }
-        order = FieldOrder.compare(a.productType, b.productType)
+        order = FieldOrder.compare(a.productType.rawValue, b.productType.rawValue)
         if order != 0 { return order }
         order = FieldOrder.compare(a.purchaseDate, b.purchaseDate)
         if order != 0 { return order }

@@ -5,7 +5,8 @@ import StoreSyncClient
 import StoreSyncCore
 import StoreSyncTesting
 
-/// The story: device A buys, device B restores from nothing, Apple refunds, B sees it.
+/// The story: device A buys, device B restores from nothing, Apple refunds, B sees it; then the
+/// user deletes the account from A, as App Store guideline 5.1.1(v) requires an app to offer.
 struct DemoScenario {
     let server: DemoServer
     let workspace: URL
@@ -80,7 +81,29 @@ struct DemoScenario {
         Transcript.section("Device A (iPhone)")
         Transcript.step("refresh()", describe(try await phone.refresh()))
         Transcript.step("entitlements()", Transcript.entitlements(await phone.entitlements().entitlements))
+        try await deleteAccount(on: phone, other: tablet)
         print("\nDone. Stopping the server (SIGTERM) and removing \(workspace.path).")
+    }
+
+    /// The user deletes the account on the phone: every device is signed out, the phone's cache
+    /// of the account is wiped, and the email may sign up again.
+    private func deleteAccount(on phone: StoreSyncClient, other tablet: StoreSyncClient) async throws {
+        Transcript.section("Device A (iPhone): Settings → Delete Account")
+        let devices = try await phone.sessions().map { ($0.deviceName ?? "unnamed") + ($0.current ? " (this one)" : "") }
+        Transcript.step("sessions()", "\(devices.count) devices: \(devices.joined(separator: ", "))")
+        try await phone.deleteAccount(password: password)
+        Transcript.step("deleteAccount(password:)", "deleted: email, password and sessions erased, purchases released")
+        Transcript.step("session", "\(await phone.session.map { "\($0)" } ?? "signed out"); \(try cachedKeys("device-a")) keys left in its cache")
+        Transcript.section("Device B (iPad)")
+        do {
+            _ = try await tablet.refresh()
+            Transcript.step("refresh()", "still signed in (unexpected)")
+        } catch {
+            Transcript.step("refresh()", "\(error)")
+        }
+        Transcript.section("Device A (iPhone)")
+        let again = try await phone.signUp(email: email, password: password, deviceName: "iPhone")
+        Transcript.step("signUp(\(email))", "the email is free again: new account \(Transcript.short(again.accountId))")
     }
 
     private func makeDevice(_ name: String) -> (StoreSyncClient, DemoNetwork) {

@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 public import PostgresLibPQ
 import ServiceLifecycle
 import StoreSyncServer
@@ -39,7 +40,18 @@ public final class TestServer: TestStoreSync {
     /// - Returns: The running server.
     /// - Throws: When the application cannot be built or does not start.
     public static func start(serving setup: TestSetup) async throws -> TestServer {
-        let logger = setup.logger(label: "storesync.test-server")
+        try await start(serving: setup, logger: setup.logger(label: "storesync.test-server"))
+    }
+
+    /// Starts a server serving `setup` that logs to `logger` (its level is the configuration's),
+    /// and waits until it listens: for tests of what the server writes to its log.
+    ///
+    /// - Parameters:
+    ///   - setup: What it serves.
+    ///   - logger: Where the application logs.
+    /// - Returns: The running server.
+    /// - Throws: When the application cannot be built or does not start.
+    public static func start(serving setup: TestSetup, logger: Logger) async throws -> TestServer {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = try await setup.buildApplication(logger: logger, onServerRunning: { port in portContinuation.yield(port) })
         let serviceGroup = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
@@ -48,9 +60,9 @@ public final class TestServer: TestStoreSync {
             try await serviceGroup.run()
         }
         let port = try await firstValue(of: portStream, orFailureOf: running)
-        return TestServer(
-            port: port, setup: setup, database: setup.inspectionPool(logger: logger), serviceGroup: serviceGroup,
-            running: running)
+        // The test's own pool logs apart: what it runs is the test's, not the server's.
+        let inspection = setup.inspectionPool(logger: setup.logger(label: "storesync.test-server"))
+        return TestServer(port: port, setup: setup, database: inspection, serviceGroup: serviceGroup, running: running)
     }
 
     /// Stops the server gracefully (in-flight requests finish) and frees its database pool.

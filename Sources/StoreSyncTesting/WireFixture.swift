@@ -36,12 +36,13 @@ public enum WireFixture {
     /// A lifetime entitlement.
     public static let lifetime = Entitlement(
         entitlementId: "premium", productId: "lifetime", originalTransactionId: "1000", expiresAt: nil,
-        ownershipType: .purchased, source: .nonConsumable)
+        ownershipType: .purchased, source: .nonConsumable, environment: .production)
 
     /// An entitlement that expires.
     public static let expiring = Entitlement(
         entitlementId: "pro", productId: "monthly", originalTransactionId: "2000000123456700",
-        expiresAt: instant.addingTimeInterval(30 * 86_400), ownershipType: .familyShared, source: .autoRenewable)
+        expiresAt: instant.addingTimeInterval(30 * 86_400), ownershipType: .familyShared, source: .autoRenewable,
+        environment: .sandbox)
 
     /// A signed snapshot of both entitlements and two transactions.
     public static let snapshot = Snapshot(

@@ -17,6 +17,7 @@ extension RestoreRequest {
         var scanner = JSONFastScanner(body.assumingMemoryBound(to: UInt8.self))
         var entries: [TransactionRecord]?
         var legacyFlags: [String: Bool]?
+        var receipt: String?
         var userInitiated: Bool?
         var dryRun: Bool?
         var seen = 0
@@ -44,6 +45,8 @@ extension RestoreRequest {
                 }) else { return false }
                 legacyFlags = flags
                 return true
+            case .receipt:
+                return scanner.optional(into: &receipt) { $0.string() }
             case .userInitiated:
                 return scanner.optional(into: &userInitiated) { $0.bool() }
             case .dryRun:
@@ -52,6 +55,7 @@ extension RestoreRequest {
         }
         scanner.skipWhitespace()
         guard read, scanner.isAtEnd, let entries else { return nil }
-        return RestoreRequest(entries: entries, legacyFlags: legacyFlags, userInitiated: userInitiated, dryRun: dryRun)
+        return RestoreRequest(
+            entries: entries, legacyFlags: legacyFlags, receipt: receipt, userInitiated: userInitiated, dryRun: dryRun)
     }
 }

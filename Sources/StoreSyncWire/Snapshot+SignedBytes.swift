@@ -68,6 +68,7 @@ extension CanonicalJSONWriter {
         for (key, index) in object.keys.canonicalOrder {
             switch key {
             case .entitlementId: member(index, string: entitlement.entitlementId, in: &object)
+            case .environment: member(index, string: entitlement.environment.rawValue, in: &object)
             case .expiresAt: try member(index, date: entitlement.expiresAt, in: &object)
             case .originalTransactionId: member(index, string: entitlement.originalTransactionId, in: &object)
             case .ownershipType: member(index, string: entitlement.ownershipType.rawValue, in: &object)

@@ -12,13 +12,14 @@ extension SyncResponse {
     ///   - verdicts: One per presented item, in request order.
     ///   - snapshotBody: The signed snapshot's JSON (``Snapshot/body(signedBytes:signature:)``).
     /// - Returns: JSON that decodes to a ``SyncResponse`` with these verdicts and that snapshot.
-    package static func body(verdicts: [Verdict], snapshotBody: Data) -> Data {
+    /// - Throws: `EncodingError` when a verdict's date falls outside years 0001–9999.
+    package static func body(verdicts: [Verdict], snapshotBody: Data) throws -> Data {
         var writer = CanonicalJSONWriter(capacity: snapshotBody.count + verdicts.count * 120 + 32)
         var object = writer.startObject(CodingKeys.wire)
         for (key, index) in object.keys.canonicalOrder {
             switch key {
             case .snapshot: writer.member(index, json: snapshotBody, in: &object)
-            case .verdicts: writer.member(index, array: verdicts, in: &object) { $0.write($1) }
+            case .verdicts: try writer.member(index, array: verdicts, in: &object) { try $0.write($1) }
             }
         }
         writer.endObject(object)
@@ -27,7 +28,7 @@ extension SyncResponse {
 }
 
 extension CanonicalJSONWriter {
-    fileprivate mutating func write(_ verdict: Verdict) {
+    fileprivate mutating func write(_ verdict: Verdict) throws {
         var object = startObject(Verdict.CodingKeys.wire)
         for (key, index) in object.keys.canonicalOrder {
             switch key {
@@ -36,6 +37,7 @@ extension CanonicalJSONWriter {
             case .reason: member(index, string: verdict.reason, in: &object)
             case .transactionId: member(index, string: verdict.transactionId, in: &object)
             case .verdict: member(index, string: verdict.verdict.rawValue, in: &object)
+            case .movableAt: try member(index, date: verdict.movableAt, in: &object)
             }
         }
         endObject(object)

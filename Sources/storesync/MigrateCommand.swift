@@ -8,7 +8,8 @@ struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Apply the SQL migrations in Schema/ to the database.",
-        discussion: "Uses DATABASE_URL, or the embedded cluster under STORESYNC_DATA_DIR when it is unset."
+        discussion: "Uses DATABASE_LISTEN_URL when it is set (a direct connection past PgBouncer), else DATABASE_URL, "
+            + "or the embedded cluster under STORESYNC_DATA_DIR when that is unset."
     )
 
     @OptionGroup var options: ConfigurationOptions
@@ -18,10 +19,10 @@ struct MigrateCommand: AsyncParsableCommand {
         let (schema, logger, database) = try await StartupFailure.reporting {
             let settings = try ServerConfiguration(reader: reader)
             let schema = try SchemaLocation.resolve(configured: settings.schemaDirectory)
-            let logger = ProcessLogging.makeLogger(level: settings.logLevel)
+            let logger = ProcessLogging.makeLogger(level: settings.logLevel, format: settings.logFormat)
             return (schema, logger, try await ServerDatabase.start(for: settings, logger: logger))
         }
-        let pool = ConnectionPool(configuration: database.configuration, size: 1, logger: logger)
+        let pool = ConnectionPool(configuration: database.migrationConfiguration, size: 1, logger: logger)
         do {
             let applied = try await SchemaMigrator(directory: schema.directory, logger: logger).migrate(pool)
             print(applied.isEmpty ? "storesync: the schema is up to date" : "storesync: applied \(applied.joined(separator: ", "))")

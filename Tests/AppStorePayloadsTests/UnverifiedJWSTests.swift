@@ -26,10 +26,18 @@ import Testing
         #expect(throws: PayloadError.self) { try UnverifiedJWS.transaction(text) }
     }
 
-    @Test func anUnknownProductTypeIsNamed() throws {
+    @Test func aProductTypeAppleAddsLaterIsKeptAsSpelled() throws {
         let signer = AppStoreTestSigner(pki: try TestPKI.make())
-        let payload = Data(#"{"transactionId":"1","originalTransactionId":"1","productId":"p","type":"Gadget","purchaseDate":1,"signedDate":1,"bundleId":"b"}"#.utf8)
+        let payload = Data(#"{"transactionId":"1","originalTransactionId":"1","productId":"p","type":"Gadget","purchaseDate":1,"signedDate":1,"bundleId":"b","gadgetInfo":{"size":[1,2]}}"#.utf8)
         let jws = signer.sign(payload: payload)
-        #expect(throws: PayloadError.unsupportedProductType("Gadget")) { try UnverifiedJWS.transaction(jws) }
+        let record = try UnverifiedJWS.transaction(jws)
+        #expect(record.productType == ProductType(rawValue: "Gadget"))
+        #expect(!record.productType.isKnown)
+    }
+
+    @Test func aPayloadWithoutAProductTypeIsMalformed() throws {
+        let signer = AppStoreTestSigner(pki: try TestPKI.make())
+        let payload = Data(#"{"transactionId":"1","originalTransactionId":"1","productId":"p","type":"","purchaseDate":1,"signedDate":1,"bundleId":"b"}"#.utf8)
+        #expect(throws: PayloadError.malformed("type is missing")) { try UnverifiedJWS.transaction(signer.sign(payload: payload)) }
     }
 }

@@ -18,11 +18,12 @@ enum Fixtures {
         environment: AppStoreEnvironment = .sandbox,
         appAppleId: Int64? = Fixtures.appAppleId,
         allowUnverified: Bool = false,
+        acceptsSandbox: Bool = false,
         logger: Logger = Fixtures.logger
     ) throws -> SignedDataVerifier {
         let configuration = try VerifierConfiguration(
             bundleId: bundleId, appAppleId: appAppleId, environment: environment,
-            trustedRoots: [pki.root], allowUnverified: allowUnverified)
+            trustedRoots: [pki.root], allowUnverified: allowUnverified, acceptsSandbox: acceptsSandbox)
         return SignedDataVerifier(configuration: configuration, logger: logger)
     }
 

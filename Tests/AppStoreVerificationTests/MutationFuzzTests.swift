@@ -66,7 +66,6 @@ extension VerificationError {
         case .bundleMismatch: "bundleMismatch"
         case .environmentMismatch: "environmentMismatch"
         case .appAppleIdMismatch: "appAppleIdMismatch"
-        case .unsupportedProductType: "unsupportedProductType"
         }
     }
 }

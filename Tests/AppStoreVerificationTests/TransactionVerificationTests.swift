@@ -27,7 +27,8 @@ import Testing
         #expect(AppStoreProductType("Non-Consumable").productType == .nonConsumable)
         #expect(AppStoreProductType("Consumable").productType == .consumable)
         #expect(AppStoreProductType("Non-Renewing Subscription").productType == .nonRenewing)
-        #expect(AppStoreProductType("Subscription Bundle").productType == nil)
+        #expect(AppStoreProductType("Subscription Bundle").productType == ProductType(rawValue: "Subscription Bundle"))
+        #expect(AppStoreProductType(ProductType(rawValue: "Subscription Bundle")) == "Subscription Bundle")
     }
 
     @Test func revokedFamilySharedUpgradedFieldsReachTheRecord() async throws {
@@ -78,15 +79,15 @@ import Testing
         #expect(verified.record.environment == .production)
     }
 
-    @Test func unknownProductTypeIsATypedError() async throws {
+    @Test func aProductTypeAppleAddsLaterVerifiesAndIsKeptAsSpelled() async throws {
         let pki = try TestPKI.make()
         let signer = Fixtures.signer(pki)
         var payload = signer.transactionPayload(for: Fixtures.record(.nonConsumable))
         payload.type = "Subscription Bundle"
 
-        await #expect(throws: VerificationError.unsupportedProductType("Subscription Bundle")) {
-            try await Fixtures.verifier(trusting: pki).verifyTransaction(signer.sign(payload))
-        }
+        let verified = try await Fixtures.verifier(trusting: pki).verifyTransaction(signer.sign(payload))
+
+        #expect(verified.record.productType.rawValue == "Subscription Bundle")
     }
 
     @Test func unknownOwnershipAndReasonValuesAreKept() async throws {

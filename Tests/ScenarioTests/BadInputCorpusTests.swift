@@ -44,7 +44,6 @@ import Testing
         case wrongTypeFlag = "wrong type: userInitiated as a string"
         case wrongTypeEntries = "wrong type: entries as an object"
         case wrongTypeJWS = "wrong type: signedTransaction as a number"
-        case unknownProductType = "wrong type: an entry with an unknown productType"
         case wrongContentType = "form body instead of JSON"
         case otherAccountsEntitlements = "another account's id on the admin entitlements route with a device token"
         case otherAccountsByToken = "another account's appAccountToken on the admin lookup with a device token"
@@ -101,11 +100,6 @@ import Testing
                 return Request(path: "/v1/restore", token: x, body: Data(#"{"entries": {"0": "lifetime"}}"#.utf8))
             case .wrongTypeJWS:
                 return Request(path: "/v1/transactions", token: x, body: Data(#"{"signedTransaction": 42}"#.utf8))
-            case .unknownProductType:
-                var entry = try JSONSerialization.jsonObject(with: try json(fixture.purchase.record)) as? [String: Any] ?? [:]
-                entry["productType"] = "lifetimeForFree"
-                let body = try JSONSerialization.data(withJSONObject: ["entries": [entry], "userInitiated": true])
-                return Request(path: "/v1/restore", token: fixture.y.token, body: body)
             case .wrongContentType:
                 return Request(path: "/v1/restore", token: x, body: Data("entries=all".utf8), contentType: "application/x-www-form-urlencoded")
             case .otherAccountsEntitlements:

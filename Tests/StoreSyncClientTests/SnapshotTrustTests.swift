@@ -96,7 +96,7 @@ import Testing
             accountId: accountId, version: 3, generatedAt: now, validUntil: now.addingTimeInterval(3600),
             entitlements: [Entitlement(
                 entitlementId: "premium", productId: "lifetime", originalTransactionId: "1", expiresAt: nil,
-                ownershipType: .purchased, source: .nonConsumable)],
+                ownershipType: .purchased, source: .nonConsumable, environment: .production)],
             transactions: [])
     }
 

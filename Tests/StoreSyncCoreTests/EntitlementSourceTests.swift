@@ -32,6 +32,21 @@ import Testing
         #expect(premium?.expiresAt == Fixture.day(35))
     }
 
+    @Test func anEntitlementCarriesTheEnvironmentOfThePurchaseThatGrantsIt() {
+        let sandbox = Fixture.record("S", product: "lifetime", purchased: 0, environment: .sandbox)
+        #expect(Fixture.entitlements([sandbox], at: 5).map(\.environment) == [.sandbox])
+        let stacked = Fixture.record("N", product: "pass30", purchased: 0, environment: .sandbox)
+        #expect(Fixture.entitlements([stacked], at: 5).map(\.environment) == [.sandbox])
+    }
+
+    @Test func productionBeatsSandboxAtEqualTerms() {
+        let sandbox = Fixture.record("A", product: "lifetime", purchased: 0, environment: .sandbox)
+        let production = Fixture.record("Z", product: "lifetime", purchased: 3)
+        let granted = Fixture.entitlements([sandbox, production], at: 5)
+        #expect(granted.map(\.originalTransactionId) == ["Z"])
+        #expect(granted.map(\.environment) == [.production])
+    }
+
     @Test func purchasedBeatsFamilySharedAtEqualTerms() {
         let shared = Fixture.record("A", product: "lifetime.family", purchased: 0, ownership: .familyShared)
         let bought = Fixture.record("Z", product: "lifetime", purchased: 3)

@@ -14,7 +14,7 @@ import Testing
 
     @Test(arguments: [
         (Evidence.jws, Evidence.receipt(verifiedAt: Fixture.day(5))),
-        (Evidence.receipt(verifiedAt: Fixture.day(5)), Evidence.unverifiedJWS),
+        (Evidence.jws, Evidence.unverifiedJWS),
         (Evidence.unverifiedJWS, Evidence.claim),
         (Evidence.jws, Evidence.claim),
         (Evidence.receipt(verifiedAt: Fixture.day(6)), Evidence.receipt(verifiedAt: Fixture.day(5))),
@@ -28,9 +28,22 @@ import Testing
 
     @Test func laterSignedDateBeatsStrongerEvidence() {
         let olderJWS = Fixture.record("1", product: "lifetime", purchased: 0, signed: 0, evidence: .jws)
+        let newerUnverified = Fixture.record("1", product: "lifetime", purchased: 0, signed: 1, evidence: .unverifiedJWS)
+        #expect(TransactionRecord.preferred(olderJWS, newerUnverified) == newerUnverified)
+        let olderReceipt = Fixture.record(
+            "1", product: "lifetime", purchased: 0, signed: 0, evidence: .receipt(verifiedAt: Fixture.day(0)))
         let newerReceipt = Fixture.record(
-            "1", product: "lifetime", purchased: 0, signed: 1, evidence: .receipt(verifiedAt: Fixture.day(1)))
-        #expect(TransactionRecord.preferred(olderJWS, newerReceipt) == newerReceipt)
+            "1", product: "lifetime", purchased: 0, revoked: 1, signed: 1, evidence: .receipt(verifiedAt: Fixture.day(1)))
+        #expect(TransactionRecord.preferred(olderReceipt, newerReceipt) == newerReceipt)
+    }
+
+    @Test func aReceiptVersionNeverReplacesAJWSWhateverItsDate() {
+        let refund = Fixture.record("1", product: "lifetime", purchased: 0, revoked: 2, signed: 2, evidence: .jws)
+        let laterReceipt = Fixture.record(
+            "1", product: "lifetime", purchased: 0, signed: 40, evidence: .receipt(verifiedAt: Fixture.day(40)))
+        #expect(TransactionRecord.preferred(refund, laterReceipt) == refund)
+        #expect(TransactionRecord.preferred(laterReceipt, refund) == refund)
+        #expect(Fixture.entitlements([refund, laterReceipt], at: 50).isEmpty, "an old receipt does not undo a refund")
     }
 
     @Test func claimNeverReplacesVerifiedVersionWhateverItsDate() {

@@ -7,7 +7,7 @@ import Testing
         let granted = try #require(Fixture.entitlements([Fixture.record("1", product: "lifetime", purchased: 0)], at: 400).first)
         #expect(granted == Entitlement(
             entitlementId: "premium", productId: "lifetime", originalTransactionId: "1", expiresAt: nil,
-            ownershipType: .purchased, source: .nonConsumable))
+            ownershipType: .purchased, source: .nonConsumable, environment: .production))
         #expect(granted.isLifetime)
     }
 

@@ -34,7 +34,8 @@ import Testing
             let response = try await server.restore(restored, token: restoring.token)
             #expect(response.verdicts.map(\.verdict) == [.accepted, .accepted, .accepted])
             try await server.database.withTransaction { connection in
-                try await FirstClaimWrites.store(written, for: writing.accountId, on: connection)
+                try await FirstClaimWrites.store(
+                    written, for: writing.accountId, at: now, queuesWebhookDeliveries: false, on: connection)
             }
 
             let after = try await server.versions()

@@ -74,16 +74,28 @@ import Testing
         }
     }
 
-    @Test func aHeldTextOfAnotherEnvironmentIsVerifiedAndRefused() async throws {
+    /// The same database served by an instance reconfigured for another environment: a held
+    /// Sandbox row is taken by a Production instance under `grant`, refused naming the setting
+    /// under `refuse`, and never taken as it is by an Xcode one (verifying the text refuses it).
+    @Test(arguments: [
+        (AppStoreEnvironment.production, SandboxInProduction.grant, VerdictKind.known, nil),
+        (.production, .refuse, .rejected, "STORESYNC_SANDBOX_IN_PRODUCTION=refuse"),
+        (.xcode, .grant, .rejected, "environment"),
+    ] as [(AppStoreEnvironment, SandboxInProduction, VerdictKind, String?)])
+    func aHeldTextOfAnotherEnvironmentFollowsTheEnvironmentRule(
+        environment: AppStoreEnvironment, sandbox: SandboxInProduction, verdict: VerdictKind, reason: String?
+    ) async throws {
         try await withServer { server in
             let account = try await server.signUp()
             let lifetime = try await buy(TestPurchases.record(purchased: server.clock.now()), on: server, token: account.token)
-            // The same database served by an instance reconfigured for production: the sandbox
-            // row is not taken as it is, and verifying the text refuses its environment.
-            try await withSecondInstance(of: server, configure: { $0.environment = .production; $0.appAppleId = 1 }) { production in
-                let response = try await production.restore([lifetime], token: account.token)
-                #expect(response.verdicts.map(\.verdict) == [.rejected])
-                #expect(response.verdicts.first?.reason?.contains("environment") == true)
+            try await withSecondInstance(of: server, configure: { settings in
+                settings.environment = environment
+                settings.appAppleId = 1
+                settings.sandboxInProduction = sandbox
+            }) { other in
+                let response = try await other.restore([lifetime], token: account.token)
+                #expect(response.verdicts.map(\.verdict) == [verdict])
+                if let reason { #expect(response.verdicts.first?.reason?.contains(reason) == true) }
             }
         }
     }
@@ -104,7 +116,7 @@ import Testing
                     group: TestCatalog.subscriptionGroup)
             case .nonRenewing: TestPurchases.record(product, type: type, purchased: purchased, revoked: purchased + 3_600)
             case .nonConsumable: TestPurchases.record(product, type: type, purchased: purchased, token: UUID())
-            case .consumable: TestPurchases.record(product, type: type, purchased: purchased)
+            default: TestPurchases.record(product, type: type, purchased: purchased)
             }
             let entry = try await buy(record, on: server, token: account.token)
             let jws = try #require(entry.signedTransaction)

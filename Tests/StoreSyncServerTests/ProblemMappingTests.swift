@@ -40,6 +40,13 @@ import Testing
         (AccountError.emailTaken, Answer(.emailTaken, field: "email", detail: "an account with this email exists")),
         (.weakPassword("too short"), Answer(.weakPassword, field: "password", detail: "too short")),
         (.invalidCredentials, Answer(.invalidCredentials, detail: "email or password is wrong")),
+        (.wrongPassword, Answer(.invalidCredentials, field: "password", detail: "the password is wrong")),
+        (
+            .noPassword,
+            Answer(.invalidRequest, field: "password", detail: "this account signs in through the app's backend and has no password")
+        ),
+        (.accountDeleted, Answer(.unauthorized, detail: "the account was deleted")),
+        (.notFound("no such device"), Answer(.notFound, detail: "no such device")),
         (.rateLimited(retryAfterSeconds: 42), Answer(.rateLimited, detail: "too many attempts; retry in 42 s", retryAfter: "42")),
     ])
     func accountErrorsAreAnsweredWithTheirProblem(error: AccountError, expected: Answer) {

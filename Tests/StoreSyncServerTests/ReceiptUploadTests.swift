@@ -26,9 +26,7 @@ import Testing
                 $0.sharedSecret = "shared-secret"
             }) { server in
                 let account = try await server.signUp()
-                let response = try await server.send(
-                    "POST", "/v1/transactions", token: account.token,
-                    json: UploadTransactionRequest(receipt: Data("a receipt".utf8).base64EncodedString()))
+                let response = try await server.uploadReceipt(token: account.token)
                 #expect(response.status == 200, "\(response.problem?.detail ?? "")")
                 let body = try response.decode(SyncResponse.self)
                 #expect(body.verdicts.map(\.verdict) == [.accepted])
@@ -50,9 +48,7 @@ import Testing
                 $0.verifyReceiptSandboxURL = standIn.sandboxURL
             }) { server in
                 let account = try await server.signUp()
-                let response = try await server.send(
-                    "POST", "/v1/transactions", token: account.token,
-                    json: UploadTransactionRequest(receipt: Data("garbage".utf8).base64EncodedString()))
+                let response = try await server.uploadReceipt("garbage", token: account.token)
                 #expect(response.status == 422)
                 #expect(response.problem?.type == ProblemType.receiptRejected.uri)
                 #expect(try await server.count("transactions") == 0)

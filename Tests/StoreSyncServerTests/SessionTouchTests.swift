@@ -18,7 +18,8 @@ import Testing
                     "UPDATE sessions SET last_seen_at = now() - interval '2 minutes' WHERE account_id = \(account.accountId)")
                 try await connection.execute("SET synchronous_commit = on")
 
-                let device = try await sessions.device(tokenHash: hash, on: connection)
+                let device = try await sessions.device(
+                    tokenHash: hash, now: Date(), idleSince: Date().addingTimeInterval(-3600), on: connection)
                 #expect(device?.accountId == account.accountId)
                 let setting = try await connection.query("SHOW synchronous_commit").first?.decode(String.self)
                 #expect(setting == "on", "the relaxed commit must not outlive its statement")
@@ -27,7 +28,8 @@ import Testing
 
                 try await connection.execute(
                     "UPDATE sessions SET last_seen_at = now() - interval '30 seconds' WHERE account_id = \(account.accountId)")
-                _ = try await sessions.device(tokenHash: hash, on: connection)
+                _ = try await sessions.device(
+                    tokenHash: hash, now: Date(), idleSince: Date().addingTimeInterval(-3600), on: connection)
                 #expect(try await lastSeenAge(of: account.accountId, on: connection) >= 30, "not marked twice in a minute")
                 try await connection.execute("RESET synchronous_commit")
             }

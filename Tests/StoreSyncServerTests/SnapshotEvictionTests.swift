@@ -14,22 +14,31 @@ import Testing
 
     /// Runs `body` with a snapshot cache whose change feed is listening.
     static func withLiveCache(capacity: Int = 100, _ body: (SnapshotService) async throws -> Void) async throws {
+        try await withLiveCaches(capacity: capacity) { snapshots, _, _ in try await body(snapshots) }
+    }
+
+    /// Runs `body` with this instance's snapshot and session caches, their change feed listening,
+    /// and a pool on the same database.
+    static func withLiveCaches(
+        capacity: Int = 100, _ body: (SnapshotService, SessionCache, ConnectionPool) async throws -> Void
+    ) async throws {
         let database = try await TestDatabase.makeDatabase()
         let pool = ConnectionPool(configuration: database, size: 2, logger: logger)
         let feed = try ChangeFeed(database: database, logger: logger)
         let snapshots = SnapshotService(
             signer: try SnapshotSigner(rawKey: nil, logger: logger), offlineGraceSeconds: 3_600, feed: feed, capacity: capacity)
-        feed.attach(.init(snapshots: snapshots, sessions: SessionCache(feed: feed), catalog: CatalogService(pool: pool, logger: logger)))
+        let sessions = SessionCache(feed: feed)
+        feed.attach(.init(snapshots: snapshots, sessions: sessions, catalog: CatalogService(pool: pool, logger: logger)))
         feed.markSchemaReady()
         let services = ServiceGroup(
-            configuration: .init(services: [feed.listener, feed], gracefulShutdownSignals: [], logger: logger))
+            configuration: .init(services: [try #require(feed.listener), feed], gracefulShutdownSignals: [], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await services.run() }
             let deadline = ContinuousClock.now.advanced(by: .seconds(20))
             while !feed.isLive, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(feed.isLive)
             do {
-                try await body(snapshots)
+                try await body(snapshots, sessions, pool)
             } catch {
                 await services.triggerGracefulShutdown()
                 throw error

@@ -8,13 +8,13 @@ enum TestPurchases {
         _ productId: String = TestCatalog.lifetime, type: ProductType = .nonConsumable, id: String = nextId(),
         original: String? = nil, purchased: Date, signed: Date? = nil, expires: Date? = nil,
         revoked: Date? = nil, token: UUID? = nil, upgraded: Bool = false, ownership: OwnershipType = .purchased,
-        group: String? = nil
+        group: String? = nil, environment: AppStoreEnvironment = .sandbox
     ) -> TransactionRecord {
         TransactionRecord(
             transactionId: id, originalTransactionId: original ?? id, productId: productId, productType: type,
             purchaseDate: purchased, originalPurchaseDate: purchased, expiresDate: expires, revocationDate: revoked,
             revocationReason: revoked == nil ? nil : .other, isUpgraded: upgraded, ownershipType: ownership,
-            environment: .sandbox, appAccountToken: token, quantity: 1, signedDate: signed ?? purchased,
+            environment: environment, appAccountToken: token, quantity: 1, signedDate: signed ?? purchased,
             subscriptionGroupId: group, evidence: .jws)
     }
 

@@ -16,6 +16,14 @@ extension TestStoreSync {
         return response
     }
 
+    /// Uploads a legacy receipt (its bytes base64-encoded); the verifyReceipt stand-in decides
+    /// what it holds.
+    func uploadReceipt(_ bytes: String = "a receipt", token: String) async throws -> TestResponse {
+        try await send(
+            "POST", "/v1/transactions", token: token,
+            json: UploadTransactionRequest(receipt: Data(bytes.utf8).base64EncodedString()))
+    }
+
     func buy(_ record: TransactionRecord, token: String) async throws -> SyncResponse {
         try await upload(signer.signTransaction(record), token: token).decode(SyncResponse.self)
     }

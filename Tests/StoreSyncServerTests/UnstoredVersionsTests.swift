@@ -27,8 +27,26 @@ import Testing
             (presenter, new), (other, held),
         ]
         let written = SyncTransaction.unstored(planned, presenter: presenter, before: before)
-        #expect(written.map(\.accountId) == [presenter, presenter, presenter, other])
-        #expect(written.map(\.record) == [resigned, fromReceipt, new, held])
+        #expect(written.map(\.accountId) == [presenter, presenter, other], "a receipt version never replaces a JWS")
+        #expect(written.map(\.record) == [resigned, new, held])
+    }
+
+    @Test func aReceiptVersionIsWrittenOnlyWhenItSaysSomethingNew() {
+        var held = TestPurchases.record(purchased: now)
+        held.evidence = .receipt(verifiedAt: now)
+        held.signedDate = now
+        var again = held
+        again.evidence = .receipt(verifiedAt: now.addingTimeInterval(600))
+        again.signedDate = now.addingTimeInterval(600)
+        var refunded = again
+        refunded.revocationDate = now.addingTimeInterval(300)
+        refunded.revocationReason = .other
+        let before = Ledger(records: [held])
+
+        let planned: [(accountId: UUID, record: TransactionRecord)] = [(presenter, again), (presenter, refunded)]
+        let written = SyncTransaction.unstored(planned, presenter: presenter, before: before)
+
+        #expect(written.map(\.record) == [refunded], "the same receipt answered again changes nothing")
     }
 
     @Test func aPresenterWithoutTransactionsWritesEverything() {

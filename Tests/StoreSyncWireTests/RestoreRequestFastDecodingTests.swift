@@ -24,11 +24,12 @@ import Testing
         }
 
     static let request = zip(
-        record.array(of: 0...4), zip(text, Gen.bool).array(of: 0...2).optional(), Gen.bool.optional(), Gen.bool.optional()
-    ).map { entries, flags, userInitiated, dryRun in
+        record.array(of: 0...4), zip(text, Gen.bool).array(of: 0...2).optional(), text.optional(), Gen.bool.optional(),
+        Gen.bool.optional()
+    ).map { entries, flags, receipt, userInitiated, dryRun in
         RestoreRequest(
             entries: entries, legacyFlags: flags.map { Dictionary($0, uniquingKeysWith: { first, _ in first }) },
-            userInitiated: userInitiated, dryRun: dryRun)
+            receipt: receipt, userInitiated: userInitiated, dryRun: dryRun)
     }
 
     static func fast(_ body: Data) -> RestoreRequest? {

@@ -14,7 +14,8 @@ import Testing
             validUntil: WireFixture.instant.addingTimeInterval(3 * 86_400), entitlements: [WireFixture.lifetime],
             transactions: [WireFixture.refunded], signature: "c2lnbmF0dXJl")
         let expected = #"{"accountId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","#
-            + #""entitlements":[{"entitlementId":"premium","originalTransactionId":"1000","ownershipType":"purchased","#
+            + #""entitlements":[{"entitlementId":"premium","environment":"production","originalTransactionId":"1000","#
+            + #""ownershipType":"purchased","#
             + #""productId":"lifetime","source":"nonConsumable"}],"generatedAt":"2026-11-22T10:15:30.123Z","#
             + #""transactions":[{"environment":"production","evidence":"receipt","isUpgraded":false,"#
             + #""originalPurchaseDate":"2026-11-22T10:15:30.123Z","originalTransactionId":"1000","#
@@ -36,10 +37,10 @@ import Testing
     @Test func theSyncResponseMadeFromASnapshotBodyDecodesToTheSameResponse() throws {
         let signed = WireFixture.snapshot.signed("c2lnbmF0dXJl")
         let snapshotBody = Snapshot.body(signedBytes: try signed.signedBytes(), signature: signed.signature)
-        let body = SyncResponse.body(verdicts: WireFixture.verdicts, snapshotBody: snapshotBody)
+        let body = try SyncResponse.body(verdicts: WireFixture.verdicts, snapshotBody: snapshotBody)
         let decoded = try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: body)
         #expect(decoded == SyncResponse(verdicts: WireFixture.verdicts, snapshot: signed))
-        let empty = SyncResponse.body(verdicts: [], snapshotBody: snapshotBody)
+        let empty = try SyncResponse.body(verdicts: [], snapshotBody: snapshotBody)
         #expect(try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: empty).verdicts.isEmpty)
     }
 

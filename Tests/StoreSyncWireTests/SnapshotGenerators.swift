@@ -38,11 +38,12 @@ enum SnapshotGenerators {
     }
 
     static let entitlement = zip(
-        text, text, text, instant.optional(), ownership, productType
-    ).map { entitlementId, productId, originalTransactionId, expiresAt, ownershipType, source in
-        Entitlement(
+        text, text, text, instant.optional(), zip(ownership, productType, environment)
+    ).map { entitlementId, productId, originalTransactionId, expiresAt, kinds in
+        let (ownershipType, source, environment) = kinds
+        return Entitlement(
             entitlementId: entitlementId, productId: productId, originalTransactionId: originalTransactionId,
-            expiresAt: expiresAt, ownershipType: ownershipType, source: source)
+            expiresAt: expiresAt, ownershipType: ownershipType, source: source, environment: environment)
     }
 
     static let snapshot = zip(

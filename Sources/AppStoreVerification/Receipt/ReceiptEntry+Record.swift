@@ -11,7 +11,7 @@ extension ReceiptEntry {
     ///   - verifiedAt: When Apple vouched for it; also the version's `signedDate`.
     /// - Returns: The record.
     /// - Throws: ``ReceiptVerificationError/malformedResponse(_:)`` when an id is missing or a
-    ///   number is not a number.
+    ///   number is not a number, or an id or number is out of the range StoreSync keeps.
     func record(productType: ProductType, environment: AppStoreEnvironment, verifiedAt: Date)
         throws(ReceiptVerificationError) -> TransactionRecord
     {
@@ -28,7 +28,7 @@ extension ReceiptEntry {
             guard let value = Int(text) else { throw .malformedResponse("cancellation_reason is not a number") }
             return RevocationReason(rawValue: value)
         }
-        return TransactionRecord(
+        let record = TransactionRecord(
             transactionId: transactionId,
             originalTransactionId: originalTransactionId.flatMap { $0.isEmpty ? nil : $0 } ?? transactionId,
             productId: productId,
@@ -48,6 +48,8 @@ extension ReceiptEntry {
             subscriptionGroupId: subscriptionGroupIdentifier,
             evidence: .receipt(verifiedAt: verifiedAt)
         )
+        if let field = record.unkeepableField { throw .malformedResponse(field) }
+        return record
     }
 
     /// Parses Apple's string of milliseconds since 1970.

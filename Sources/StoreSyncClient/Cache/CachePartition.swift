@@ -41,6 +41,9 @@ enum CacheItem: String, CaseIterable, Sendable {
     case flags
     /// Uploads the server refused for good (`[RejectedUpload]`).
     case rejected
+    /// The installations that imported StoreKit's current entitlements for this account
+    /// (`[UUID]`), so each device does it once.
+    case imported
 }
 
 /// Keys outside the partitions.
@@ -48,6 +51,11 @@ enum CacheKeys {
     static let namespace = "storesync."
     /// The signed-in session (``StoredSession``), kept in the session store.
     static let session = "storesync.session"
-    /// This installation's device id, reused at every sign-in so the server lists one device.
+    /// This installation's device id, reused at every sign-in so the server lists one device;
+    /// kept in the session store.
     static let deviceId = "storesync.device"
+    /// This installation's id (``StoreSyncClient/installationId``); kept in the session store.
+    static let installation = "storesync.installation"
+    /// The last catalog fetched (``StoredCatalog``), for starts without a network.
+    static let catalog = "storesync.catalog"
 }

@@ -6,7 +6,8 @@ struct StoredSession: Codable, Sendable, Hashable, CustomStringConvertible {
     var accountId: UUID
     var appAccountToken: UUID
     var deviceId: UUID
-    var email: String
+    /// `nil` for a session the app's backend minted.
+    var email: String?
     var token: String
 
     var publicSession: ClientSession {

@@ -93,13 +93,16 @@ extension StoreSyncClient {
     }
 
     /// The device id of an earlier session on this installation, reused so the server keeps
-    /// one device per installation.
+    /// one device per installation. It lives in the session store, which never leaves the
+    /// device (a cache synchronised through iCloud would hand one id to every device); an id an
+    /// earlier version kept in the cache is still read.
     var savedDeviceId: UUID? {
-        readBytes(CacheKeys.deviceId).flatMap { UUID(uuidString: String(decoding: $0, as: UTF8.self)) }
+        let bytes = (try? sessionStore.data(forKey: CacheKeys.deviceId)) ?? readBytes(CacheKeys.deviceId)
+        return bytes.flatMap { UUID(uuidString: String(decoding: $0, as: UTF8.self)) }
     }
 
     func saveDeviceId(_ deviceId: UUID) {
         // Only a convenience for the server's device list: a failure here costs nothing else.
-        try? cache.set(Data(deviceId.uuidString.utf8), forKey: CacheKeys.deviceId)
+        try? sessionStore.set(Data(deviceId.uuidString.utf8), forKey: CacheKeys.deviceId)
     }
 }

@@ -6,47 +6,70 @@ extension StoreSyncClient {
     /// Restores purchases: sends the device's ledger and legacy flags, applies the verdicts
     /// and caches the signed snapshot.
     ///
+    /// The app's **Restore Purchases** button passes `userInitiated: true`; every other call
+    /// (at launch, in the background) leaves the default, which never moves a purchase away from
+    /// another account: two devices signed in to different accounts then cannot bounce one
+    /// purchase between them.
+    ///
     /// Transactions the server rejected are dropped from the device; those it has not seen a
     /// verdict for (recorded while the restore was in flight) and those still queued are
     /// kept. Legacy flags are resolved: confirmed by a verified purchase, or dropped.
     ///
     /// - Parameters:
-    ///   - userInitiated: `true` when the user tapped Restore Purchases: only then may the
+    ///   - userInitiated: `true` only when the user tapped Restore Purchases: only then may the
     ///     server move a purchase from another account to this one (its transfer policy
-    ///     permitting). Background syncs pass `false`.
+    ///     permitting). `false` by default.
     ///   - dryRun: Ask what would happen — e.g. to warn "this moves your purchase from another
-    ///     account" — without changing anything, on the server or on the device.
-    /// - Returns: The verdicts, the verified snapshot, and what happened to the cache.
+    ///     account" — without changing anything, on the server or on the device. The server
+    ///     answers an unsigned preview (a signature only ever covers what it stored): it is
+    ///     returned, never cached, and grants nothing.
+    /// - Returns: The verdicts, the verified snapshot (for a dry run, the preview), and what
+    ///   happened to the cache.
     /// - Throws: ``StoreSyncClientError/notSignedIn``; ``StoreSyncClientError/sessionChanged``
     ///   when the account signed out or switched meanwhile (nothing written); transport,
     ///   server and trust errors.
-    public func restore(userInitiated: Bool = true, dryRun: Bool = false) async throws -> RestoreOutcome {
+    public func restore(userInitiated: Bool = false, dryRun: Bool = false) async throws -> RestoreOutcome {
+        try await restore(receipt: nil, userInitiated: userInitiated, dryRun: dryRun)
+    }
+
+    /// The restore of ``restore(userInitiated:dryRun:)`` and ``restore(receipt:userInitiated:dryRun:)``:
+    /// offers anonymous purchases first, and uploads what is due after a real restore.
+    func restore(receipt: String?, userInitiated: Bool, dryRun: Bool) async throws(StoreSyncClientError) -> RestoreOutcome {
         let ticket = try requireTicket()
         if !dryRun {
             await offerAnonymousPurchases(ticket: ticket, force: true)
             try ensureCurrent(ticket)
         }
-        return try await performRestore(from: ticket.partition, ticket: ticket, userInitiated: userInitiated, dryRun: dryRun)
+        let outcome = try await performRestore(
+            from: ticket.partition, ticket: ticket, receipt: receipt, userInitiated: userInitiated, dryRun: dryRun)
+        if !dryRun { await flushDueUploads() }
+        return outcome
     }
 
     /// One restore of a partition's ledger and flags into the ticket's account partition.
     ///
-    /// - Parameter source: The account's own partition, or the anonymous one when offering
-    ///   purchases made before sign-in; accepted entries then move into the account.
-    func performRestore(from source: CachePartition, ticket: SessionTicket, userInitiated: Bool, dryRun: Bool)
-        async throws(StoreSyncClientError) -> RestoreOutcome
-    {
+    /// - Parameters:
+    ///   - source: The account's own partition, or the anonymous one when offering purchases
+    ///     made before sign-in; accepted entries then move into the account.
+    ///   - receipt: A base64 app receipt sent along (StoreKit 1 apps), or `nil`.
+    func performRestore(
+        from source: CachePartition, ticket: SessionTicket, receipt: String? = nil, userInitiated: Bool, dryRun: Bool
+    ) async throws(StoreSyncClientError) -> RestoreOutcome {
         let destination = ticket.partition
         let sentRecords = ledger(in: source).records
         let sentFlags = legacyFlags(in: source)
         let request = RestoreRequest(
             entries: sentRecords,
             legacyFlags: sentFlags.isEmpty ? nil : Dictionary(uniqueKeysWithValues: sentFlags.map { ($0, true) }),
-            userInitiated: userInitiated, dryRun: dryRun)
+            receipt: receipt, userInitiated: userInitiated, dryRun: dryRun)
         let response = try await api.restore(request, token: ticket.token)
         try ensureCurrent(ticket)
+        guard !dryRun else {
+            // An unsigned preview of a state never stored: shown, never kept, never trusted.
+            guard response.snapshot.accountId == ticket.session.accountId else { throw .untrustedSnapshot }
+            return RestoreOutcome(verdicts: response.verdicts, snapshot: response.snapshot, isDryRun: true)
+        }
         try trust(response.snapshot, for: ticket)
-        guard !dryRun else { return RestoreOutcome(verdicts: response.verdicts, snapshot: response.snapshot, isDryRun: true) }
 
         let matched = VerdictMatching(verdicts: response.verdicts, records: sentRecords, flags: sentFlags)
         // Re-read: calls that ran while the request was in flight may have added records.
@@ -103,6 +126,7 @@ extension StoreSyncClient {
         } catch {
             claimFailures += 1
             claimRetryAt = now().addingTimeInterval(configuration.retryPolicy.delay(afterFailures: claimFailures))
+            if runningFlush == nil { armRetryTimer() }
         }
     }
 }

@@ -63,12 +63,18 @@ extension StoreSyncClient {
         let credentials = Credentials(email: email, password: password, deviceName: deviceName, deviceId: savedDeviceId)
         let response = creatingAccount ? try await api.signUp(credentials) : try await api.signIn(credentials)
         guard generation == startedUnder else { throw .sessionChanged }
-        let session = StoredSession(
+        return try await begin(StoredSession(
             accountId: response.accountId, appAccountToken: response.appAccountToken, deviceId: response.deviceId,
-            email: email, token: response.token)
+            email: email, token: response.token))
+    }
+
+    /// Makes `session` the signed-in one (replacing any other, which is signed out at the server),
+    /// then offers the anonymous purchases, fetches a snapshot and flushes due uploads; none of
+    /// those steps fails the call.
+    func begin(_ session: StoredSession) async throws(StoreSyncClientError) -> ClientSession {
         let previous = storedSession
         try saveSession(session)
-        saveDeviceId(response.deviceId)
+        saveDeviceId(session.deviceId)
         endSession()
         storedSession = session
         let ticket = SessionTicket(session: session, generation: generation)
@@ -82,11 +88,13 @@ extension StoreSyncClient {
     }
 
     /// Forgets the in-memory session state; the next ticket is of a new generation.
-    private func endSession() {
+    func endSession() {
         storedSession = nil
         generation &+= 1
         snapshotMemo = nil
         claimRetryAt = nil
         claimFailures = 0
+        retryTimer?.cancel()
+        retryTimer = nil
     }
 }

@@ -75,6 +75,8 @@ extension StoreSyncClient {
         entries[index].lastFailure = error.description
         // Failing to save the schedule only means the entry is tried again sooner.
         try? save(entries, in: partition)
+        // A flush sets the timer once it ends; outside one (a purchase being recorded), now.
+        if runningFlush == nil { armRetryTimer() }
     }
 
     private func removeFromOutbox(_ id: String, in partition: CachePartition) {

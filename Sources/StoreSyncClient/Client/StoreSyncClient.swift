@@ -9,14 +9,10 @@ import StoreSyncCore
 /// ```swift
 /// let client = StoreSyncClient(
 ///     configuration: .init(baseURL: serverURL, serverPublicKey: pinnedKey),
-///     store: FileStore(directory: cacheDirectory))
-/// try await client.signIn(email: email, password: password, deviceName: "iPad")
-/// for await result in Transaction.updates {
-///     if case .verified(let transaction) = result {
-///         _ = try await client.record(signedTransaction: result.jwsRepresentation)
-///         await transaction.finish()   // only after record returned
-///     }
-/// }
+///     store: FileStore(directory: cacheDirectory))     // the session goes to the Keychain
+/// let purchases = PurchaseCoordinator(client: client)  // StoreKit 2, on Apple platforms
+/// await purchases.start()
+/// try await purchases.signIn(email: email, password: password, deviceName: "iPad")
 /// let premium = await client.isEntitled(to: "premium")
 /// ```
 ///
@@ -29,10 +25,11 @@ public actor StoreSyncClient {
     public nonisolated let configuration: Configuration
 
     let cache: any KeyValueStore
-    let sessionStore: any KeyValueStore
+    let sessionStore: any SessionStore
     let api: ServerAPI
     let verifier: SnapshotVerifier
     let now: @Sendable () -> Date
+    let sleep: @Sendable (TimeInterval) async throws -> Void
 
     var storedSession: StoredSession?
     /// Bumps at every sign-in, sign-up and sign-out: an operation that started under another
@@ -45,6 +42,15 @@ public actor StoreSyncClient {
     /// When to offer anonymous purchases again after an offer failed, and how often it failed.
     var claimRetryAt: Date?
     var claimFailures = 0
+    /// The flush running now, and whether a trigger arrived while it ran (forced or not).
+    var runningFlush: Task<FlushOutcome, Never>?
+    var flushRequestedDuringRun: Bool?
+    /// What ``start(connectivity:)`` set going: the retry timer and the connectivity listener.
+    var automaticFlushing = false
+    var retryTimer: Task<Void, Never>?
+    var connectivityListener: Task<Void, Never>?
+    /// ``installationId`` once read.
+    var installationIdMemo: UUID?
     /// Cached items found untrustworthy and discarded since this client was created.
     public internal(set) var integrityIssues: [CacheIntegrityIssue] = []
 
@@ -52,24 +58,31 @@ public actor StoreSyncClient {
     ///
     /// - Parameters:
     ///   - configuration: The server and its pinned public key.
-    ///   - store: Where purchases, snapshots and the outbox are cached.
-    ///   - sessionStore: Where the session (with its bearer token) is kept; `store` when
-    ///     `nil`. On iOS, pass a Keychain-backed store.
+    ///   - store: Where purchases, snapshots, the outbox and the catalog are cached.
+    ///   - sessionStore: Where the session (with its bearer token) is kept, apart from the
+    ///     cache: `KeychainStore()` on Apple platforms and an ``InMemoryStore`` elsewhere
+    ///     when `nil`. A session an older version kept in `store` moves here.
     ///   - transport: How requests travel; `URLSession` by default.
     ///   - now: The clock; tests pass their own.
+    ///   - sleep: Waits a number of seconds, for the outbox's retry timer; tests pass their own.
     public init(
         configuration: Configuration,
         store: any KeyValueStore,
-        sessionStore: (any KeyValueStore)? = nil,
+        sessionStore: (any SessionStore)? = nil,
         transport: any StoreSyncTransport = URLSessionTransport(),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = StoreSyncClient.sleepOnTask
     ) {
         self.configuration = configuration
         cache = store
-        self.sessionStore = sessionStore ?? store
+        self.sessionStore = sessionStore ?? Self.defaultSessionStore()
         api = ServerAPI(baseURL: configuration.baseURL, transport: transport)
         verifier = SnapshotVerifier(base64PublicKey: configuration.serverPublicKey)
         self.now = now
+        self.sleep = sleep
+        if let problem = Self.moveSession(from: store, to: self.sessionStore) {
+            integrityIssues.append(CacheIntegrityIssue(key: CacheKeys.session, problem: problem, detectedAt: now()))
+        }
         do {
             if let bytes = try self.sessionStore.data(forKey: CacheKeys.session) {
                 storedSession = try StoreSyncClient.decoder.decode(StoredSession.self, from: bytes)
@@ -78,6 +91,12 @@ public actor StoreSyncClient {
             integrityIssues.append(
                 CacheIntegrityIssue(key: CacheKeys.session, problem: "the saved session is unreadable: \(error)", detectedAt: now()))
         }
+    }
+
+    /// Stops the outbox's timers and listeners when the app lets go of the client.
+    deinit {
+        retryTimer?.cancel()
+        connectivityListener?.cancel()
     }
 
     /// The signed-in account, or `nil`.

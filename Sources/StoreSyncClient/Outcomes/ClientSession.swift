@@ -10,8 +10,9 @@ public struct ClientSession: Sendable, Hashable, CustomStringConvertible {
     /// Pass it to StoreKit as `appAccountToken` when purchasing, so the purchase belongs to
     /// this account wherever it is restored.
     public var appAccountToken: UUID
-    /// The email the account signed in with.
-    public var email: String
+    /// The email the account signed in with; `nil` for a session the app's backend minted
+    /// (``StoreSyncClient/adoptSession(_:)``).
+    public var email: String?
 
     /// Creates a session value.
     ///
@@ -19,8 +20,8 @@ public struct ClientSession: Sendable, Hashable, CustomStringConvertible {
     ///   - accountId: The account.
     ///   - deviceId: The device.
     ///   - appAccountToken: The StoreKit `appAccountToken`.
-    ///   - email: The email.
-    public init(accountId: UUID, deviceId: UUID, appAccountToken: UUID, email: String) {
+    ///   - email: The email; `nil` for a session the app's backend minted.
+    public init(accountId: UUID, deviceId: UUID, appAccountToken: UUID, email: String?) {
         self.accountId = accountId
         self.deviceId = deviceId
         self.appAccountToken = appAccountToken
@@ -29,6 +30,6 @@ public struct ClientSession: Sendable, Hashable, CustomStringConvertible {
 
     /// The account, device and email; never a token.
     public var description: String {
-        "ClientSession(account: \(accountId.uuidString.lowercased()), device: \(deviceId.uuidString.lowercased()), email: \(email))"
+        "ClientSession(account: \(accountId.uuidString.lowercased()),  device: \(deviceId.uuidString.lowercased()), email: \(email ?? "none"))"
     }
 }

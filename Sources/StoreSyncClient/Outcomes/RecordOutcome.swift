@@ -5,8 +5,9 @@ public import StoreSyncAPI
 public enum RecordOutcome: Sendable, Hashable {
     /// The server verified and stored it (verdict `accepted`, or `known` for a re-delivery).
     case acknowledged(Verdict)
-    /// The upload failed for now (offline, server trouble); it waits in the outbox and is
-    /// retried with backoff on later calls or ``StoreSyncClient/flush()``.
+    /// The upload failed for now (offline, server trouble); it waits in the outbox and goes
+    /// up on its own once ``StoreSyncClient/start(connectivity:)`` ran (when the network comes
+    /// back, on its backoff schedule), and at later calls or ``StoreSyncClient/flush()``.
     case queued
     /// Nobody is signed in: it is kept on this device and offered to the account at sign-in.
     case storedUntilSignIn

@@ -5,8 +5,8 @@ public import StoreSyncCore
 public struct RestoreOutcome: Sendable, Hashable {
     /// The server's verdict on each transaction and legacy flag the device presented.
     public var verdicts: [Verdict]
-    /// The verified snapshot the server answered with; for a dry run, what the account would
-    /// look like (not stored).
+    /// The verified snapshot the server answered with; for a dry run, an unsigned preview of
+    /// what the account would look like: not stored, not cached, and no proof of anything.
     public var snapshot: Snapshot
     /// Whether this was a dry run: nothing changed, on the server or on the device.
     public var isDryRun: Bool

@@ -1,6 +1,8 @@
 public import Foundation
 
-/// A ``KeyValueStore`` that keeps one file per key in a directory, replacing files atomically.
+/// A ``KeyValueStore`` that keeps one file per key in a directory, replacing files atomically;
+/// also a ``SessionStore`` (give it a directory of its own, excluded from backups, for the
+/// session).
 ///
 /// A write goes to a temporary file in the same directory, which is flushed to disk, renamed
 /// over the key's file (atomic on POSIX file systems) and followed by a flush of the directory.
@@ -11,7 +13,7 @@ public import Foundation
 /// Keys are percent-encoded into file names; files are created readable by the owner only.
 /// One directory belongs to one `FileStore` at a time (a second store created on it while the
 /// first is writing would remove the first one's temporary file).
-public final class FileStore: KeyValueStore {
+public final class FileStore: SessionStore {
     /// The directory holding one file per key; created on the first write.
     public let directory: URL
     /// Called between writing the temporary file and renaming it over the key's file: lets

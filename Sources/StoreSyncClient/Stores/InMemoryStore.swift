@@ -1,8 +1,9 @@
 public import Foundation
 
-/// A ``KeyValueStore`` that keeps everything in memory: for tests, previews and the session of
-/// an app that wants the user to sign in at every launch.
-public final class InMemoryStore: KeyValueStore, @unchecked Sendable {  // `values` is only touched under `lock`.
+/// A ``KeyValueStore`` that keeps everything in memory: for tests, previews and, as a
+/// ``SessionStore``, the session of an app that wants the user to sign in at every launch
+/// (the default session store on Linux).
+public final class InMemoryStore: SessionStore, @unchecked Sendable {  // `values` is only touched under `lock`.
     private let lock = NSLock()
     private var values: [String: Data]
 

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Where ``StoreSyncClient`` keeps its cache: purchases, the last signed snapshot, the outbox
-/// of pending uploads and the session.
+/// of pending uploads and the catalog.
 ///
 /// Implementations must be safe to call from any thread, and each ``set(_:forKey:)`` must be
 /// all-or-nothing: after a crash a key holds either its old or its new value, never a mix.
@@ -10,8 +10,8 @@ public import Foundation
 ///
 /// Provided: ``InMemoryStore`` (tests, previews), ``FileStore`` (one file per key, atomic
 /// replace), ``UserDefaultsStore`` and, on Apple platforms, `UbiquitousStore` (iCloud
-/// key-value storage). On iOS, keep the session — it holds the bearer token — in a
-/// Keychain-backed store of your own (pass it as `sessionStore`).
+/// key-value storage) and `KeychainStore`. The session — it holds the bearer token — goes to
+/// a separate ``SessionStore``, never to this one.
 public protocol KeyValueStore: Sendable {
     /// The value stored under a key.
     ///

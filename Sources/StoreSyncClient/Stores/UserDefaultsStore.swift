@@ -5,8 +5,8 @@ public import Foundation
 /// `UserDefaults` writes are atomic per key but not flushed to disk at once: a purchase
 /// recorded just before the app is killed may be lost with it, which ``FileStore`` avoids.
 /// Prefer a suite of your own (``init(suiteName:)``) so StoreSync's keys stay apart from the
-/// app's. Never keep the session here on iOS: it holds a bearer token; pass a Keychain-backed
-/// store as `sessionStore`.
+/// app's. It is not a ``SessionStore``: the session's bearer token does not belong in an
+/// unprotected preferences file.
 public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {  // UserDefaults is documented thread-safe.
     private let defaults: UserDefaults
 

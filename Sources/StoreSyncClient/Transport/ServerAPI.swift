@@ -28,13 +28,19 @@ struct ServerAPI: Sendable {
         try decode(SyncResponse.self, from: try await send("POST", "v1/restore", token: token, json: try encode(request), expecting: [200]))
     }
 
+    /// `GET /v1/catalog`: the products, and the body as received (kept for offline starts).
+    func catalog() async throws(StoreSyncClientError) -> (CatalogResponse, Data) {
+        let response = try await send("GET", "v1/catalog", expecting: [200])
+        return (try decode(CatalogResponse.self, from: response), response.body)
+    }
+
     /// `GET /v1/entitlements`: the response, 200 with the snapshot or 304.
     func entitlements(token: String, ifNoneMatch: String?) async throws(StoreSyncClientError) -> TransportResponse {
         let headers = ifNoneMatch.map { ["If-None-Match": $0] } ?? [:]
         return try await send("GET", "v1/entitlements", token: token, headers: headers, expecting: [200, 304])
     }
 
-    private func send(
+    func send(
         _ method: String, _ path: String, token: String? = nil, json body: Data? = nil,
         headers extra: [String: String] = [:], expecting statuses: Set<Int>
     ) async throws(StoreSyncClientError) -> TransportResponse {
@@ -55,7 +61,7 @@ struct ServerAPI: Sendable {
         return response
     }
 
-    private func encode(_ value: some Encodable) throws(StoreSyncClientError) -> Data {
+    func encode(_ value: some Encodable) throws(StoreSyncClientError) -> Data {
         do {
             return try StoreSyncJSON.makeEncoder().encode(value)
         } catch {
@@ -64,7 +70,7 @@ struct ServerAPI: Sendable {
         }
     }
 
-    private func decode<Body: Decodable>(_ type: Body.Type, from response: TransportResponse) throws(StoreSyncClientError) -> Body {
+    func decode<Body: Decodable>(_ type: Body.Type, from response: TransportResponse) throws(StoreSyncClientError) -> Body {
         do {
             return try StoreSyncJSON.makeDecoder().decode(Body.self, from: response.body)
         } catch {

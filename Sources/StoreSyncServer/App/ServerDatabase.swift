@@ -14,6 +14,9 @@ public struct ServerDatabase: Sendable {
 
     /// Where to connect.
     public let configuration: PostgresConfiguration
+    /// Where migrations run: `DATABASE_LISTEN_URL` (a direct connection) when it is set, else
+    /// ``configuration``.
+    public let migrationConfiguration: PostgresConfiguration
     private let embedded: EmbeddedPostgres?
     private let logger: Logger
 
@@ -28,11 +31,14 @@ public struct ServerDatabase: Sendable {
     ///   when its database cannot be created.
     public static func start(for settings: ServerConfiguration, logger: Logger) async throws -> ServerDatabase {
         if let url = settings.databaseURL {
+            var configuration: PostgresConfiguration
             do {
-                return ServerDatabase(configuration: try PostgresConfiguration(url: url), embedded: nil, logger: logger)
+                configuration = try PostgresConfiguration(url: url)
             } catch {
                 throw ConfigurationError.invalid(.databaseURL, "\(error)")
             }
+            configuration.usesTransactionPooler = settings.databasePoolMode == .transaction
+            return try ServerDatabase(configuration: configuration, embedded: nil, settings: settings, logger: logger)
         }
         let directory = URL(fileURLWithPath: settings.dataDirectory, isDirectory: true)
             .appendingPathComponent("postgres", isDirectory: true)
@@ -50,7 +56,16 @@ public struct ServerDatabase: Sendable {
         var configuration = embedded.configuration
         configuration.database = embeddedDatabaseName
         logger.info("embedded PostgreSQL running", metadata: ["db.directory": "\(directory.path)"])
-        return ServerDatabase(configuration: configuration, embedded: embedded, logger: logger)
+        return try ServerDatabase(configuration: configuration, embedded: embedded, settings: settings, logger: logger)
+    }
+
+    private init(
+        configuration: PostgresConfiguration, embedded: EmbeddedPostgres?, settings: ServerConfiguration, logger: Logger
+    ) throws {
+        self.configuration = configuration
+        self.migrationConfiguration = try settings.databaseTopology(primary: configuration).direct ?? configuration
+        self.embedded = embedded
+        self.logger = logger
     }
 
     /// Stops the embedded cluster, if this process started one; its data is kept.

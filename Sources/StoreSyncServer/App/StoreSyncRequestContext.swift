@@ -8,10 +8,13 @@ public struct StoreSyncRequestContext: RequestContext, RemoteAddressRequestConte
     public let remoteAddress: SocketAddress?
     /// The signed-in device, set by ``DeviceAuthenticator`` on device routes.
     public var device: DeviceIdentity?
+    /// The connection, for what only it can do (``ExpectContinueMiddleware``'s `100 Continue`).
+    let connection: (any Channel)?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        connection = source.channel
     }
 
     public var responseEncoder: StoreSyncResponseEncoder { StoreSyncResponseEncoder() }
@@ -22,11 +25,14 @@ public struct DeviceRequestContext: ChildRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The device whose bearer token authenticated the request.
     public let device: DeviceIdentity
+    /// The client's address, for throttling password checks.
+    public let remoteAddress: SocketAddress?
 
     public init(context: StoreSyncRequestContext) throws {
         guard let device = context.device else { throw ProblemError.unauthorized() }
         coreContext = context.coreContext
         self.device = device
+        remoteAddress = context.remoteAddress
     }
 
     public var responseEncoder: StoreSyncResponseEncoder { StoreSyncResponseEncoder() }

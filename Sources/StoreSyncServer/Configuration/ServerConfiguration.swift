@@ -14,6 +14,17 @@ public struct ServerConfiguration: Sendable {
     /// `nil`: run an embedded PostgreSQL under ``dataDirectory``.
     public var databaseURL: String?
     public var databasePoolSize = 8
+    /// Whether `databaseURL` (and `databaseReadURL`) is a pooler in transaction mode.
+    public var databasePoolMode = DatabasePoolMode.session
+    /// A hot standby that serves entitlement lookups; `nil`: the primary serves them.
+    public var databaseReadURL: String?
+    /// How far behind its primary a standby may be and still serve a lookup.
+    public var databaseReadMaxLagMilliseconds = 1_000
+    /// A direct connection for `LISTEN` and migrations; `nil`: `databaseURL`, unless that is a
+    /// transaction pooler (caches are then checked by polling).
+    public var databaseListenURL: String?
+    /// Without `LISTEN`, how often cached answers are checked against the database.
+    public var databaseChangePollMilliseconds = 1_000
     public var dataDirectory = ".storesync"
     /// Where the `NNNN_name.sql` migrations are; `nil`: ``SchemaLocation`` finds them.
     public var schemaDirectory: String?
@@ -27,6 +38,13 @@ public struct ServerConfiguration: Sendable {
     /// The raw 32-byte Ed25519 private key that signs snapshots; `nil`: ephemeral (not in Production).
     public var signingKey: Data?
     public var transferPolicy: TransferPolicy = .transfer
+    /// Whether a Production server grants Sandbox purchases (App Review, TestFlight).
+    public var sandboxInProduction: SandboxInProduction = .grant
+    /// A session unused this long is over (90 days by default).
+    public var sessionIdleSeconds = 7_776_000
+    /// Under `transfer` and `transferIfNoActiveSubscription`: how long a purchase that moved
+    /// between accounts stays put before a restore may move it again; 0 turns the wait off.
+    public var transferCooldownSeconds = 86_400
     public var verifyReceiptURL = URL(string: "https://buy.itunes.apple.com/verifyReceipt")!
     public var verifyReceiptSandboxURL = URL(string: "https://sandbox.itunes.apple.com/verifyReceipt")!
     public var sharedSecret: String?
@@ -41,9 +59,48 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashCost: UInt8 = 12
     /// The most entries one restore may carry.
     public var maxRestoreEntries = 20_000
-    /// Sign-in throttling per email and per client address.
+    /// Sign-in and sign-up throttling per email and per client address.
     public var loginLimits = LoginLimits()
+    /// Seconds a connection may send nothing (or stop mid-request) before it is closed.
+    public var httpIdleTimeoutSeconds = 60
+    /// The most HTTP connections open at once; a connection beyond it is closed as it opens.
+    public var httpMaxConnections = 4096
+    /// The largest body of the routes that need no credentials (sign-up, sign-in).
+    public var maxAnonymousBodyBytes = 16 * 1024
+    /// The proxies whose `X-Forwarded-For` names the client address; empty: the TCP peer is the client.
+    public var trustedProxies = TrustedProxies()
+    /// Password hashes (bcrypt) running or waiting at once; a sign-up or sign-in beyond it gets a 503.
+    public var passwordChecks = 32
+    /// Seconds a statement of the server may run before PostgreSQL cancels it; 0: no limit.
+    public var databaseStatementTimeoutSeconds = 30
+    /// Seconds a statement of the server may wait for a lock; 0: no limit.
+    public var databaseLockTimeoutSeconds = 10
     public var logLevel: Logger.Level = .info
+    /// The App Store Server API key; `nil`: the routes and jobs that need the API are off.
+    public var appStoreAPIKey: AppStoreAPIKeySettings?
+    /// Where App Store Server API requests go for every environment; `nil`: Apple's, by environment.
+    public var appStoreAPIURL: URL?
+    /// Subscriptions due without a notification that the background job refreshes per minute
+    /// at most; 0 turns the job off.
+    public var reconcilePerMinute = 30
+    /// How long the job waits before it looks again when nothing is due (not an environment
+    /// setting: tests shorten it).
+    public var reconcileIdleInterval = Duration.seconds(60)
+    /// How long `POST /v1/admin/appstore/test-notification` waits for the notification (not an
+    /// environment setting).
+    public var testNotificationWait = Duration.seconds(20)
+    /// How `storesync serve` writes log lines (the executable installs the handler).
+    public var logFormat: LogFormat = .text
+    /// Where every event is POSTed; `nil`: no webhook, and no delivery is queued.
+    public var webhookURL: URL?
+    /// The HMAC-SHA256 key of `StoreSync-Signature`; required with ``webhookURL``.
+    public var webhookSecret: String?
+    /// Backoff, give-up period, timeout and polling of webhook deliveries.
+    public var webhookDelivery = WebhookDeliveryPolicy()
+    /// Where `/metrics` listens when ``metricsPort`` is set.
+    public var metricsHost = "127.0.0.1"
+    /// Serve `/metrics` on this port, not on the API port; `nil`: on the API port.
+    public var metricsPort: Int?
 
     /// Creates a configuration with the two settings that have no default.
     ///
@@ -71,21 +128,48 @@ public struct ServerConfiguration: Sendable {
         if !eventLoops.contains(httpEventLoops) {
             throw .invalid(.httpEventLoops, "expected \(eventLoops.lowerBound) to \(eventLoops.upperBound), got \(httpEventLoops)")
         }
+        let idle = Self.sessionIdleRange
+        if !idle.contains(sessionIdleSeconds) {
+            throw .invalid(.sessionIdleSeconds, "expected \(idle.lowerBound) to \(idle.upperBound), got \(sessionIdleSeconds)")
+        }
         if !(4...31).contains(passwordHashCost) { throw .invalid(.bcryptCost, "bcrypt's cost is 4 to 31") }
+        if !Self.transferCooldownRange.contains(transferCooldownSeconds) {
+            throw .invalid(
+                .transferCooldownSeconds,
+                "expected \(Self.transferCooldownRange.lowerBound) to \(Self.transferCooldownRange.upperBound) seconds, got \(transferCooldownSeconds)")
+        }
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {
             throw .invalid(.adminAPIKey, "use at least 16 characters")
         }
+        if !Self.reconcileRates.contains(reconcilePerMinute) {
+            throw .invalid(
+                .reconcilePerMinute,
+                "expected \(Self.reconcileRates.lowerBound) to \(Self.reconcileRates.upperBound), got \(reconcilePerMinute)")
+        }
+        try validateDatabaseURLs()
+        try validateLimits()
+        try validateOperations()
     }
+}
+
+extension ServerConfiguration {
+    /// The cool-downs accepted: none, up to a year.
+    static let transferCooldownRange = 0...31_536_000
 }
 
 /// How many sign-in attempts are allowed in a sliding window.
 public struct LoginLimits: Sendable, Hashable {
     /// Failed attempts per email.
     public var failuresPerEmail = 10
-    /// Attempts of any outcome per client address.
+    /// Sign-in attempts of any outcome per client address.
     public var attemptsPerAddress = 60
+    /// Sign-up attempts of any outcome per client address; as loose as sign-in's, because many
+    /// users share one address behind carrier-grade NAT.
+    public var signUpsPerAddress = 60
+    /// The sliding window every limit counts in.
     public var windowSeconds = 900
 
-    /// Creates the default limits: 10 failures per email, 60 attempts per address, per 15 minutes.
+    /// Creates the default limits: 10 failures per email, 60 sign-ins and 60 sign-ups per
+    /// address, per 15 minutes.
     public init() {}
 }

@@ -5,8 +5,9 @@ import NIOCore
 import PostgresLibPQ
 
 /// Turns every error into `application/problem+json`: client errors keep their type (a
-/// service's errors as ProblemMapping.swift maps them), a database that cannot be reached is a 503 the client may retry, and anything unexpected
-/// is logged with the request id and answered as a generic 500 that leaks nothing.
+/// service's errors as ProblemMapping.swift maps them), a database that cannot be reached is a
+/// 503 the client may retry, and anything unexpected is logged with the request id — never with
+/// row data — and answered as a generic 500 that leaks nothing.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -28,6 +29,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return ProblemError(refused)
         case let refused as VerificationError:
             return ProblemError(refused)
+        case let failure as AppStoreAPIFailure:
+            if case .apple = failure {
+                context.logger.warning("App Store Server API call failed", metadata: ["error": "\(failure)"])
+            }
+            return ProblemError(failure)
         case is NIOTooManyBytesError:
             return ProblemError(.payloadTooLarge, status: .contentTooLarge, detail: "the body is too large")
         case let httpError as HTTPError:
@@ -36,13 +42,25 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             // Text PostgreSQL cannot store: a U+0000 in some field of the request that no rule
             // of ours caught first. The statement failed, so nothing was written.
             return .invalidRequest("a text field holds the NUL character (U+0000), which cannot be stored")
+        case let database as PostgresError where database.code == .lockNotAvailable || database.code == .queryCanceled:
+            // DATABASE_LOCK_TIMEOUT_SECONDS or DATABASE_STATEMENT_TIMEOUT_SECONDS ran out: the
+            // transaction rolled back, so nothing was written; the client may retry.
+            context.logger.warning("database statement timed out", metadata: ["db.sqlstate": "\(database.code)"])
+            return .serviceUnavailable("the database is busy; retry shortly")
         case let database as PostgresError where database.isConnectionError:
-            context.logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: database))"])
+            context.logger.warning("database unavailable", metadata: ["error": "\(database.logDescription)"])
             return .serviceUnavailable("the database is unavailable; retry shortly")
         default:
-            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+            context.logger.error("unexpected error", metadata: ["error": "\(loggable(error))"])
             return .internal()
         }
+    }
+
+    /// An unexpected error as the log may carry it: a database error without the row data its
+    /// detail quotes (``PostgresLibPQ/PostgresError/logDescription``), anything else in full.
+    static func loggable(_ error: any Error) -> String {
+        if let database = error as? PostgresError { return database.logDescription }
+        return String(reflecting: error)
     }
 
     private static func problem(for error: HTTPError) -> ProblemError {

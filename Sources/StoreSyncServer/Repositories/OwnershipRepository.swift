@@ -9,6 +9,8 @@ struct PurchaseOwner: Sendable, Hashable {
     let accountId: UUID?
     /// Fixed by the transaction's appAccountToken: no transfer policy applies.
     let boundByToken: Bool
+    /// When the purchase last moved from one account to another; `nil`: never.
+    var movedAt: Date? = nil
 }
 
 /// A purchase's new owner.
@@ -16,6 +18,9 @@ struct OwnerChange: Sendable, Hashable {
     let originalTransactionId: String
     let accountId: UUID
     let boundByToken: Bool
+    /// When it moved from another account; `nil` for a claim or a binding, which keep the last
+    /// move's time.
+    var movedAt: Date? = nil
 }
 
 /// SQL over `purchase_owners`, the one global table: a purchase belongs to one account at a time.
@@ -28,15 +33,15 @@ struct OwnershipRepository: Sendable {
         guard !originalTransactionIds.isEmpty else { return [:] }
         let rows = try await connection.query(
             """
-            SELECT original_transaction_id, account_id, bound_by_token FROM purchase_owners
+            SELECT original_transaction_id, account_id, bound_by_token, moved_at FROM purchase_owners
             WHERE original_transaction_id = ANY(\(originalTransactionIds))
             ORDER BY original_transaction_id
             FOR UPDATE
             """)
         var owners: [String: PurchaseOwner] = [:]
         for row in rows {
-            let (id, accountId, bound) = try row.decode((String, UUID?, Bool).self)
-            owners[id] = PurchaseOwner(originalTransactionId: id, accountId: accountId, boundByToken: bound)
+            let (id, accountId, bound, movedAt) = try row.decode((String, UUID?, Bool, Date?).self)
+            owners[id] = PurchaseOwner(originalTransactionId: id, accountId: accountId, boundByToken: bound, movedAt: movedAt)
         }
         return owners
     }
@@ -91,14 +96,18 @@ struct OwnershipRepository: Sendable {
         return Set(try inserted.map { try $0.decode(String.self) })
     }
 
-    /// Sets the owners of locked purchases, all in one statement.
+    /// Sets the owners of locked purchases, all in one statement; a change that is a move also
+    /// records when it moved.
     func setOwners(_ changes: [OwnerChange], on connection: PostgresConnection) async throws {
         guard !changes.isEmpty else { return }
         try await connection.execute(
             """
-            UPDATE purchase_owners SET account_id = change.account_id, bound_by_token = change.bound, claimed_at = now()
-            FROM unnest(\(changes.map(\.originalTransactionId)), \(changes.map(\.accountId)), \(changes.map(\.boundByToken)))
-                AS change(id, account_id, bound)
+            UPDATE purchase_owners SET account_id = change.account_id, bound_by_token = change.bound, claimed_at = now(),
+                moved_at = coalesce(change.moved_at, purchase_owners.moved_at)
+            FROM unnest(
+                \(changes.map(\.originalTransactionId)), \(changes.map(\.accountId)), \(changes.map(\.boundByToken)),
+                \(changes.map(\.movedAt))
+            ) AS change(id, account_id, bound, moved_at)
             WHERE purchase_owners.original_transaction_id = change.id
             """)
     }
@@ -110,6 +119,16 @@ struct OwnershipRepository: Sendable {
         try await setOwners(
             [OwnerChange(originalTransactionId: originalTransactionId, accountId: accountId, boundByToken: boundByToken)],
             on: connection)
+    }
+
+    /// The environment the purchase was first seen in, if the server knows it.
+    func environment(of originalTransactionId: String, on connection: PostgresConnection) async throws
+        -> AppStoreEnvironment?
+    {
+        guard let row = try await connection.query(
+            "SELECT environment FROM purchase_owners WHERE original_transaction_id = \(originalTransactionId)"
+        ).first else { return nil }
+        return try TransactionRow.column("environment", try row.decode(String.self))
     }
 
     func owner(of originalTransactionId: String, on connection: PostgresConnection) async throws -> PurchaseOwner? {

@@ -14,7 +14,7 @@ struct ProductRepository: Sendable {
             let (id, type, entitlements, duration, group, grace) = try row.decode(
                 (String, String, [String], Int?, String?, Int?).self)
             return CatalogProduct(
-                productId: id, type: ProductType(rawValue: type) ?? .consumable, entitlements: entitlements,
+                productId: id, type: try TransactionRow.column("type", type), entitlements: entitlements,
                 durationSeconds: duration, subscriptionGroupId: group, gracePeriodSeconds: grace)
         }
     }

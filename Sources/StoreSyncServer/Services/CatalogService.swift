@@ -105,10 +105,16 @@ final class CatalogService: Sendable {
     }
 
     /// What is wrong with a product definition, if anything.
+    ///
+    /// Lengths are counted in Unicode code points, as PostgreSQL's `length()` in the columns'
+    /// checks counts them.
     static func problem(with product: CatalogProduct) -> String? {
-        if product.productId.isEmpty || product.productId.utf8.count > 255 { return "productId must have 1 to 255 characters" }
-        if product.entitlements.contains(where: { $0.isEmpty || $0.utf8.count > 255 }) {
+        if !(1...255).contains(product.productId.unicodeScalars.count) { return "productId must have 1 to 255 characters" }
+        if product.entitlements.contains(where: { !(1...255).contains($0.unicodeScalars.count) }) {
             return "each entitlement id must have 1 to 255 characters"
+        }
+        if !product.type.isKnown {
+            return "type must be one of \(ProductType.allCases.map(\.rawValue).joined(separator: ", "))"
         }
         if Set(product.entitlements).count != product.entitlements.count { return "entitlements must not repeat" }
         switch product.type {

@@ -8,6 +8,9 @@ extension LookupService {
     struct SnapshotRequest: Hashable, Sendable {
         let accountId: UUID
         let heldTags: String?
+        /// A database that holds an older version of the account has no answer (a standby
+        /// that has not replayed what the device has seen); 0 on the primary, which always answers.
+        var minimumVersion: Int64 = 0
     }
 
     /// What the loader answers a request: the response, and the snapshot it signed for it (for
@@ -59,7 +62,8 @@ extension LookupService {
 
     /// Each request's answer from what one statement read: a 304 for a request that holds the
     /// current tag, else the snapshot, signed once per account. An account that does not
-    /// exist has no answer; a snapshot that cannot be signed fails only its requests.
+    /// exist, or exists only at a version older than the request's minimum, has no answer; a
+    /// snapshot that cannot be signed fails only its requests.
     static func answers(
         to requests: [SnapshotRequest], holdings: [UUID: AccountHoldings], catalog: CatalogService.CatalogState,
         snapshots: SnapshotService, at now: Date
@@ -67,7 +71,7 @@ extension LookupService {
         var signed: [UUID: Result<SignedSnapshot, any Error>] = [:]
         var answers: [SnapshotRequest: Result<LoadedSnapshot, any Error>] = [:]
         for request in requests {
-            guard let account = holdings[request.accountId] else { continue }
+            guard let account = holdings[request.accountId], account.version >= request.minimumVersion else { continue }
             let etag = etag(version: account.version, catalogRevision: catalog.revision)
             if ifNoneMatch(request.heldTags, names: etag) {
                 answers[request] = .success(

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncCore
@@ -13,24 +14,39 @@ struct LookupService: Sendable {
     /// Lookups that miss the snapshot cache, coalesced into batch statements under load and
     /// answered with their snapshots signed (see ``makeLoader(pool:catalog:snapshots:concurrentLoads:now:)``).
     private let loader: CoalescingLoader<SnapshotRequest, Result<LoadedSnapshot, any Error>>
+    /// The hot standby that answers lookups first, when one is configured.
+    private let standby: StandbyReads?
+    /// `storesync_entitlement_lookups_total{source}`: lookups answered from the cache, the
+    /// standby and the primary.
+    private let served = Source.counters()
 
     private let accounts = AccountRepository()
     private let transactions = TransactionRepository()
     private let ownership = OwnershipRepository()
-    private let events = EventRepository()
+    private let events: EventRepository
 
-    /// - Parameter concurrentLoads: Lookup statements in flight at once; concurrent cache misses
-    ///   beyond them wait and share the next statement.
+    /// - Parameters:
+    ///   - concurrentLoads: Lookup statements in flight at once (on each server); concurrent
+    ///     cache misses beyond them wait and share the next statement.
+    ///   - standby: A hot standby's pool, its monitor and how far behind it may answer.
     init(
-        pool: ConnectionPool, catalog: CatalogService, snapshots: SnapshotService, concurrentLoads: Int,
+        pool: ConnectionPool, catalog: CatalogService, snapshots: SnapshotService, events: EventRepository,
+        concurrentLoads: Int, standby: (pool: ConnectionPool, monitor: StandbyMonitor, maxLag: Duration)? = nil,
         now: @escaping @Sendable () -> Date
     ) {
         self.pool = pool
+        self.events = events
         self.catalog = catalog
         self.snapshots = snapshots
         self.now = now
         self.loader = Self.makeLoader(
             pool: pool, catalog: catalog, snapshots: snapshots, concurrentLoads: concurrentLoads, now: now)
+        self.standby = standby.map { standby in
+            StandbyReads(
+                monitor: standby.monitor, maxLag: standby.maxLag,
+                loader: Self.makeLoader(
+                    pool: standby.pool, catalog: catalog, snapshots: snapshots, concurrentLoads: concurrentLoads, now: now))
+        }
     }
 
     /// Lookup statements in flight at once at most for a pool of `poolSize` connections: a
@@ -73,7 +89,9 @@ struct LookupService: Sendable {
     }
 
     /// The account's snapshot; `nil` when the account does not exist. Served from the cache
-    /// while the account version and the catalog are unchanged.
+    /// while the account version and the catalog are unchanged, else by the standby when it
+    /// holds what the caller has seen, else by the primary; never older than the version the
+    /// caller's `If-None-Match` names.
     ///
     /// - Parameters:
     ///   - accountId: The account.
@@ -84,15 +102,32 @@ struct LookupService: Sendable {
     func snapshot(of accountId: UUID, unlessHeld heldTags: String? = nil) async throws -> SnapshotResponse? {
         let catalogState = catalog.currentState
         let now = now()
-        if let cached = snapshots.cached(accountId: accountId, catalogRevision: catalogState.revision, at: now) {
+        let requestedAt = ContinuousClock.now
+        let seen = Self.newestVersion(namedIn: heldTags)
+        if let cached = snapshots.cached(
+            accountId: accountId, catalogRevision: catalogState.revision, at: now, minimumVersion: seen)
+        {
+            served[.cache]?.increment()
             let etag = Self.etag(version: cached.version, catalogRevision: catalogState.revision)
             return Self.ifNoneMatch(heldTags, names: etag) ? .current(etag: etag) : .snapshot(body: cached.body, etag: etag)
+        }
+        if let standby,
+            let answer = await standby.snapshot(for: SnapshotRequest(accountId: accountId, heldTags: heldTags, minimumVersion: seen))
+        {
+            served[.standby]?.increment()
+            if let signed = answer.loaded.signed {
+                snapshots.store(signed, catalogRevision: answer.loaded.catalogRevision, at: now, freshAsOf: answer.freshAsOf)
+            }
+            return answer.loaded.response
         }
         // One statement reads the version and the ledger from one snapshot of the database, so
         // the ETag always names the data it describes.
         guard let loaded = try await loader.value(for: SnapshotRequest(accountId: accountId, heldTags: heldTags))?.get()
         else { return nil }
-        if let signed = loaded.signed { snapshots.store(signed, catalogRevision: loaded.catalogRevision, at: now) }
+        served[.primary]?.increment()
+        if let signed = loaded.signed {
+            snapshots.store(signed, catalogRevision: loaded.catalogRevision, at: now, freshAsOf: requestedAt)
+        }
         return loaded.response
     }
 
@@ -105,6 +140,43 @@ struct LookupService: Sendable {
 
     static func etag(version: Int64, catalogRevision: String) -> String {
         "\"\(version)-\(catalogRevision)\""
+    }
+
+    /// The newest account version an `If-None-Match` value names (0 for none): the caller has
+    /// seen that version, whatever catalog revision its tag carries, so no older answer may
+    /// reach it.
+    ///
+    /// Read without allocating (the header comes with most device lookups): every `"` followed
+    /// by digits and a `-` opens a tag of ours, weak or strong; anything else names no version.
+    static func newestVersion(namedIn header: String?) -> Int64 {
+        guard let header else { return 0 }
+        var newest: Int64 = 0
+        var bytes = header.utf8.makeIterator()
+        var byte = bytes.next()
+        while let current = byte {
+            byte = bytes.next()
+            guard current == UInt8(ascii: "\"") else { continue }
+            var version: Int64 = 0
+            var digits = 0
+            while let digit = byte, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit), digits < 18 {
+                version = version * 10 + Int64(digit - UInt8(ascii: "0"))
+                digits += 1
+                byte = bytes.next()
+            }
+            if digits > 0, byte == UInt8(ascii: "-") { newest = max(newest, version) }
+        }
+        return newest
+    }
+
+    /// Where a lookup's answer came from.
+    enum Source: String, CaseIterable {
+        case cache, standby, primary
+
+        static func counters() -> [Source: Counter] {
+            Dictionary(uniqueKeysWithValues: allCases.map { source in
+                (source, Counter(label: "storesync_entitlement_lookups_total", dimensions: [("source", source.rawValue)]))
+            })
+        }
     }
 
     /// Whether an `If-None-Match` value names `etag`: it may list several tags, weak ones, or `*`.

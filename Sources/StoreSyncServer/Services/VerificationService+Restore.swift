@@ -25,13 +25,14 @@ extension VerificationService {
             guard let known = memo.record(for: jws) else {
                 return .unrecalled(entry, jws: jws, index: index, digest: SignedTransactionDigest.bytes(of: jws))
             }
-            return .settled(Self.item(for: entry, at: index, verified: known))
+            return .settled(item(for: entry, at: index, verified: known))
         }
     }
 
     /// The second step: of the texts the memo did not know, those the account holds verified
     /// (recognised by digest) are taken from the rows they were stored in, and only the rest are
-    /// verified in full. On every core, order kept.
+    /// verified in full, each distinct text once however many entries repeat it (a request of a
+    /// thousand copies of one forged text pays for one check). On every core, order kept.
     ///
     /// An entry whose fields disagree with its own signed transaction (a cache edited on the
     /// device) is rejected, and so is one whose signature does not verify.
@@ -42,23 +43,36 @@ extension VerificationService {
     ///     known.
     /// - Returns: One item per entry, in order.
     func verify(_ entries: [RecalledEntry], against holdings: AccountHoldings?) async -> [SyncItem] {
-        await inSlices(of: entries) { entry, _ in
+        let found = await inSlices(of: entries) { entry, _ -> RecalledEntry in
+            guard case .unrecalled(let record, let jws, let index, let digest) = entry,
+                let stored = holdings?.verifiedVersion(ofText: digest, claiming: record.transactionId),
+                let held = heldRecord(stored, jws: jws)
+            else { return entry }
+            return .settled(item(for: record, at: index, verified: held))
+        }
+        var seen: Set<String> = []
+        let texts = found.compactMap { entry -> String? in
+            guard case .unrecalled(_, let jws, _, _) = entry, seen.insert(jws).inserted else { return nil }
+            return jws
+        }
+        let outcomes = await inSlices(of: texts) { jws, _ in await outcome(of: jws) }
+        let outcomeOfText = Dictionary(uniqueKeysWithValues: zip(texts, outcomes))
+        return found.map { entry in
             switch entry {
             case .settled(let item):
                 return item
-            case .unrecalled(let entry, let jws, let index, let digest):
-                if let stored = holdings?.verifiedVersion(ofText: digest, claiming: entry.transactionId),
-                    let record = heldRecord(stored, jws: jws)
-                {
-                    return Self.item(for: entry, at: index, verified: record)
+            case .unrecalled(let record, let jws, let index, _):
+                switch outcomeOfText[jws] {
+                case .success(let verified)?: return item(for: record, at: index, verified: verified)
+                case .failure(let refusal)?: return .rejected(record, entry: index, reason: refusal.reason)
+                case nil: return .rejected(record, entry: index, reason: "the signed transaction was not verified")
                 }
-                return await item(for: entry, jws: jws, at: index)
             }
         }
     }
 
     /// The record of a text the account holds verified: its stored row with the text put back,
-    /// remembered like a verified one. Only in the environment this server accepts: one
+    /// remembered like a verified one. Only in an environment this server's verifier accepts: one
     /// configured for another since verifies the text again, and refuses it.
     ///
     /// The row is what verifying the text gave when it was stored (rows are never updated), and
@@ -66,7 +80,7 @@ extension VerificationService {
     /// so checking again proves nothing new; a stored row is trusted the same way everywhere
     /// else (lookups serve it).
     private func heldRecord(_ stored: TransactionRecord, jws: String) -> TransactionRecord? {
-        guard stored.environment == verifier.configuration.environment else { return nil }
+        guard verifier.configuration.accepts(stored.environment) else { return nil }
         var record = stored
         record.signedTransaction = jws
         memo.remember(record)
@@ -103,23 +117,30 @@ extension VerificationService {
         return (0..<parts).map { part in (part * count / parts)..<((part + 1) * count / parts) }
     }
 
-    /// Verifies an entry neither the memo nor the account's rows know.
-    private func item(for entry: TransactionRecord, jws: String, at index: Int) async -> SyncItem {
+    /// Why a signed text was refused, as an entry's verdict says it.
+    struct Refusal: Error {
+        let reason: String
+    }
+
+    /// Verifies a text neither the memo nor the account's rows know.
+    private func outcome(of jws: String) async -> Result<TransactionRecord, Refusal> {
         do {
-            return Self.item(for: entry, at: index, verified: try await verifiedAndRemembered(jws))
+            return .success(try await verifiedAndRemembered(jws))
         } catch {
-            return .rejected(entry, entry: index, reason: "the signed transaction was refused: \(error)")
+            return .failure(Refusal(reason: "the signed transaction was refused: \(error)"))
         }
     }
 
-    /// The item of an entry whose signed transaction is `record`.
-    private static func item(for entry: TransactionRecord, at index: Int, verified record: TransactionRecord) -> SyncItem {
+    /// The item of an entry whose signed transaction is `record`: rejected when the entry
+    /// contradicts it or its environment is not taken here.
+    private func item(for entry: TransactionRecord, at index: Int, verified record: TransactionRecord) -> SyncItem {
         guard record.transactionId == entry.transactionId,
             record.originalTransactionId == entry.originalTransactionId,
-            record.productId == entry.productId
+            record.productId == entry.productId,
+            record.productType == entry.productType
         else {
             return .rejected(entry, entry: index, reason: "the entry does not match its own signed transaction")
         }
-        return .verified(record, entry: index)
+        return admit(record, entry: index)
     }
 }

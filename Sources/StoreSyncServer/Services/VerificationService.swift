@@ -2,6 +2,7 @@ import AppStoreVerification
 import AsyncHTTPClient
 import Foundation
 import Logging
+import Metrics
 import StoreSyncAPI
 import StoreSyncCore
 
@@ -14,8 +15,16 @@ struct VerificationService: Sendable {
     let receipts: ReceiptVerifierConfiguration
     let httpClient: HTTPClient
     let catalog: CatalogService
+    /// Which environments' data is taken, after verification.
+    let environments: EnvironmentRule
     let memo = VerifiedJWSMemo()
     let logger: Logger
+    /// `storesync_signed_transactions_verified_total{result}`: the full checks (signature and
+    /// certificate chain) of signed transactions that neither the memo nor an account's rows
+    /// knew, by result — the expensive part of uploads and restores, which a request cannot
+    /// multiply by repeating a text.
+    private let verifiedTexts = Counter(label: "storesync_signed_transactions_verified_total", dimensions: [("result", "verified")])
+    private let refusedTexts = Counter(label: "storesync_signed_transactions_verified_total", dimensions: [("result", "refused")])
 
     /// Verifies one signed transaction.
     ///
@@ -28,7 +37,20 @@ struct VerificationService: Sendable {
         }
     }
 
-    /// Verifies a base64 app receipt with Apple's verifyReceipt.
+    /// What a verified record becomes: taken, or rejected when its environment is not taken
+    /// (``EnvironmentRule``).
+    ///
+    /// - Parameters:
+    ///   - record: A record Apple vouches for (a verified JWS or a verifyReceipt entry).
+    ///   - entry: Its index among a restore's entries; `nil` for an upload.
+    func admit(_ record: TransactionRecord, entry: Int?) -> SyncItem {
+        if let refusal = environments.refusal(of: record.environment) { return .rejected(record, entry: entry, reason: refusal) }
+        return .verified(record, entry: entry)
+    }
+
+    /// Verifies a base64 app receipt with Apple's verifyReceipt, following a 21007 to the
+    /// sandbox and back on a 21008; the records carry the environment that answered, and
+    /// ``admit(_:entry:)`` applies the same rule to them as to signed transactions.
     ///
     /// - Throws: ``VerificationError/receiptRejected(detail:)``, or
     ///   ``VerificationError/receiptVerifierUnavailable`` when Apple does not answer.
@@ -60,7 +82,14 @@ struct VerificationService: Sendable {
 
     /// Verifies a JWS the memo does not know and remembers the record.
     func verifiedAndRemembered(_ jws: String) async throws -> TransactionRecord {
-        let record = try await verifier.verifyTransaction(jws).record
+        let record: TransactionRecord
+        do {
+            record = try await verifier.verifyTransaction(jws).record
+            verifiedTexts.increment()
+        } catch {
+            refusedTexts.increment()
+            throw error
+        }
         // A record accepted only under the development switch is not worth remembering.
         if record.evidence == .jws { memo.remember(record) }
         return record

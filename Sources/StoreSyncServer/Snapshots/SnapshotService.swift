@@ -3,16 +3,25 @@ import Metrics
 import NIOConcurrencyHelpers
 import StoreSyncAPI
 import StoreSyncCore
+import StoreSyncWire
 
 /// Builds signed entitlement snapshots, and keeps the encoded body of the last one per
 /// account so an account whose data did not change is answered without a database read,
 /// a derivation or a signature.
 ///
 /// The cache answers only while the change feed is live: every version bump on any instance
-/// arrives as a notification and evicts the account. A notification may overtake a slow read
-/// of the older version, so an evicted account leaves a tombstone with the version it reached,
-/// and an older snapshot is never stored over it. Entries are trusted for at most
-/// ``maxAge`` whatever happens, which bounds the damage of anything missed.
+/// arrives as a notification (or, without `LISTEN`, is found by the feed's poll) and evicts the
+/// account. A notification may overtake a slow read of the older version, so an evicted account
+/// leaves a tombstone with the version it reached, and an older snapshot is never stored over
+/// it. Entries are trusted for at most ``maxAge`` whatever happens, which bounds the damage of
+/// anything missed.
+///
+/// Every answer comes with the moment its data is known complete up to (`freshAsOf`): when the
+/// read started on the primary, or how far a standby had replayed. The cache remembers every
+/// eviction since ``rememberedSince`` (it forgets them all when the feed reconnects, and some
+/// when it makes room); an answer fresh only as of an earlier moment may predate an eviction it
+/// no longer knows of, and is not stored. So a lagging standby's answer never replaces a newer
+/// one, nor comes back after the newer one's eviction.
 final class SnapshotService: Sendable {
     /// What the cache keeps of a snapshot: its body, and what decides whether it still holds.
     struct CachedSnapshot: Sendable {
@@ -22,6 +31,8 @@ final class SnapshotService: Sendable {
         let generatedAt: Date
         let validUntil: Date
         let storedAt: Date
+        /// The data is complete up to this moment; a poll that finds the version unchanged moves it on.
+        var freshAsOf: ContinuousClock.Instant
         let body: Data
     }
 
@@ -46,7 +57,13 @@ final class SnapshotService: Sendable {
     /// device always receives most of the grace.
     private let refreshAfter: TimeInterval
     let maxAge: TimeInterval
-    private let entries = NIOLockedValueBox<[UUID: Entry]>([:])
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var entries: [UUID: Entry] = [:]
+        /// Every eviction since this moment is still known (as an entry's tombstone or version).
+        var rememberedSince = ContinuousClock.now
+    }
     /// `storesync_snapshot_cache_lookups_total{result}`: the hit ratio is what makes the cache
     /// worth its memory, so it is measured where it is decided.
     private let hits = Counter(label: "storesync_snapshot_cache_lookups_total", dimensions: [("result", "hit")])
@@ -84,12 +101,32 @@ final class SnapshotService: Sendable {
         return try signer.sign(unsigned)
     }
 
+    /// What the account would look like, as a dry run answers it: an unsigned snapshot of the
+    /// ledger as of `now`, with its JSON (no `signature` member).
+    ///
+    /// A signature only ever covers stored state: a signed preview of something never stored
+    /// would be proof, valid offline for days, of an entitlement nobody holds. Its `validUntil`
+    /// is `now`, so no device may answer offline from it either.
+    func preview(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) throws
+        -> (snapshot: Snapshot, body: Data)
+    {
+        let preview = Snapshot(
+            accountId: accountId, version: version, generatedAt: now, validUntil: now,
+            entitlements: entitlements(ledger: ledger, catalog: catalog, at: now), transactions: ledger.records)
+        return (preview, try preview.signedBytes())
+    }
+
     /// The cached snapshot of this account for this catalog, if it may still be served.
-    func cached(accountId: UUID, catalogRevision: String, at now: Date) -> CachedSnapshot? {
-        guard capacity > 0, feed?.isLive == true else { return nil }
-        guard case .snapshot(let cached)? = entries.withLockedValue({ $0[accountId] }),
+    ///
+    /// - Parameters:
+    ///   - minimumVersion: The newest account version the caller has seen (its `If-None-Match`):
+    ///     an older cached snapshot is not served to it, whatever the feed says.
+    func cached(accountId: UUID, catalogRevision: String, at now: Date, minimumVersion: Int64 = 0) -> CachedSnapshot? {
+        guard capacity > 0, let feed, feed.isLive else { return nil }
+        guard case .snapshot(let cached)? = state.withLockedValue({ $0.entries[accountId] }),
             cached.catalogRevision == catalogRevision, now.timeIntervalSince(cached.storedAt) < maxAge,
-            now.timeIntervalSince(cached.generatedAt) < refreshAfter, cached.validUntil > now
+            now.timeIntervalSince(cached.generatedAt) < refreshAfter, cached.validUntil > now,
+            cached.version >= minimumVersion, feed.trusts(freshAsOf: cached.freshAsOf)
         else {
             misses.increment()
             return nil
@@ -104,17 +141,24 @@ final class SnapshotService: Sendable {
     /// signed on a database connection's thread (a batch of lookups) would otherwise stay in
     /// that thread's malloc arena for as long as it is cached, and with the pool's threads
     /// taking turns, arenas full of freed bodies would hold the server's memory up.
-    func store(_ signed: SignedSnapshot, catalogRevision: String, at now: Date) {
+    ///
+    /// - Parameters:
+    ///   - freshAsOf: The moment the snapshot's data is complete up to: when its read started on
+    ///     the primary, or how far the standby it came from had replayed. An answer older than
+    ///     the evictions the cache still remembers is not stored.
+    func store(_ signed: SignedSnapshot, catalogRevision: String, at now: Date, freshAsOf: ContinuousClock.Instant = .now) {
         guard capacity > 0, feed?.isLive == true else { return }
         let snapshot = signed.snapshot
         let body = signed.body.withUnsafeBytes { Data($0) }
         let cached = CachedSnapshot(
             accountId: snapshot.accountId, version: snapshot.version, catalogRevision: catalogRevision,
-            generatedAt: snapshot.generatedAt, validUntil: snapshot.validUntil, storedAt: now, body: body)
-        entries.withLockedValue { entries in
-            if let existing = entries[snapshot.accountId], existing.version > snapshot.version { return }
-            if entries.count >= capacity, entries[snapshot.accountId] == nil { makeRoom(&entries, now: now) }
-            entries[snapshot.accountId] = .snapshot(cached)
+            generatedAt: snapshot.generatedAt, validUntil: snapshot.validUntil, storedAt: now, freshAsOf: freshAsOf,
+            body: body)
+        state.withLockedValue { state in
+            guard freshAsOf >= state.rememberedSince else { return }
+            if let existing = state.entries[snapshot.accountId], existing.version > snapshot.version { return }
+            if state.entries.count >= capacity, state.entries[snapshot.accountId] == nil { makeRoom(&state, now: now) }
+            state.entries[snapshot.accountId] = .snapshot(cached)
         }
     }
 
@@ -122,9 +166,9 @@ final class SnapshotService: Sendable {
     func invalidate(_ accountId: UUID, newVersion: Int64? = nil, at now: Date = Date()) {
         // Without a cache there is nothing to evict, and a tombstone would never be cleared.
         guard capacity > 0 else { return }
-        entries.withLockedValue { entries in
-            let version = max(newVersion ?? 0, entries[accountId]?.version ?? 0)
-            entries[accountId] = .evicted(version: version, at: now)
+        state.withLockedValue { state in
+            let version = max(newVersion ?? 0, state.entries[accountId]?.version ?? 0)
+            state.entries[accountId] = .evicted(version: version, at: now)
         }
     }
 
@@ -136,19 +180,58 @@ final class SnapshotService: Sendable {
         for (account, version) in newVersions { invalidate(account, newVersion: version) }
     }
 
-    /// Forgets everything: the change feed reconnected or dropped.
-    func invalidateAll() {
-        entries.withLockedValue { $0.removeAll(keepingCapacity: true) }
+    /// The version of every cached snapshot: what a poll checks against the database.
+    func cachedVersions() -> [UUID: Int64] {
+        state.withLockedValue { state in
+            state.entries.reduce(into: [:]) { versions, entry in
+                if case .snapshot(let cached) = entry.value { versions[entry.key] = cached.version }
+            }
+        }
     }
 
-    /// Drops tombstones and entries past their age first, then arbitrary entries down to 3/4.
-    private func makeRoom(_ entries: inout [UUID: Entry], now: Date) {
-        entries = entries.filter { _, entry in
+    /// Applies a poll: `current` holds the database's version of each account in `checked`,
+    /// read after `checkedAt`; an account missing from it is gone.
+    ///
+    /// A snapshot still at its version is fresh as of `checkedAt`; one behind is evicted.
+    func confirm(_ checked: [UUID: Int64], current: [UUID: Int64], checkedAt: ContinuousClock.Instant) {
+        for (account, version) in checked {
+            guard let latest = current[account] else {
+                invalidate(account)
+                continue
+            }
+            if latest > version { invalidate(account, newVersion: latest) }
+        }
+        state.withLockedValue { state in
+            for (account, version) in checked where current[account] == version {
+                guard case .snapshot(var cached)? = state.entries[account], cached.version == version else { continue }
+                cached.freshAsOf = max(cached.freshAsOf, checkedAt)
+                state.entries[account] = .snapshot(cached)
+            }
+        }
+    }
+
+    /// Forgets everything: the change feed reconnected or dropped. Answers read before now are
+    /// no longer stored, since changes made meanwhile may have gone unannounced.
+    func invalidateAll() {
+        state.withLockedValue { state in
+            state.entries.removeAll(keepingCapacity: true)
+            state.rememberedSince = .now
+        }
+    }
+
+    /// Drops tombstones and entries past their age first, then arbitrary entries down to 3/4;
+    /// forgetting a recent tombstone forgets its eviction, so older answers are refused from now.
+    private func makeRoom(_ state: inout State, now: Date) {
+        state.entries = state.entries.filter { _, entry in
             switch entry {
             case .snapshot(let cached): now.timeIntervalSince(cached.storedAt) < maxAge
             case .evicted(_, let at): now.timeIntervalSince(at) < maxAge
             }
         }
-        while entries.count >= capacity * 3 / 4 { entries.remove(at: entries.startIndex) }
+        var forgotEviction = false
+        while state.entries.count >= capacity * 3 / 4 {
+            if case .evicted = state.entries.remove(at: state.entries.startIndex).value { forgotEviction = true }
+        }
+        if forgotEviction { state.rememberedSince = .now }
     }
 }

@@ -8,6 +8,7 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
     private let lock = NSLock()
     private var offline = false
     private var log: [String] = []
+    private var sent: [TransportRequest] = []
     private var gates: [String: ResponseGate] = [:]
 
     /// Creates an online transport with an empty log.
@@ -21,6 +22,19 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
 
     /// `METHOD /path` of every request that reached the server, in order.
     public var requests: [String] { locked { log } }
+
+    /// Every request that reached the server, whole (headers and body), in order.
+    public var sentRequests: [TransportRequest] { locked { sent } }
+
+    /// The JSON bodies of the requests that reached a path, decoded as objects.
+    ///
+    /// - Parameter path: The path, e.g. `/v1/restore`.
+    /// - Returns: One dictionary per request with a JSON object body.
+    public func jsonBodies(sentTo path: String) -> [[String: Any]] {
+        sentRequests.filter { $0.url.path == path }.compactMap { request in
+            request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        }
+    }
 
     /// How many requests reached a path.
     ///
@@ -47,7 +61,10 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard !isOffline else { throw URLError(.notConnectedToInternet) }
         let path = request.url.path
-        locked { log.append("\(request.method) \(path)") }
+        locked {
+            log.append("\(request.method) \(path)")
+            sent.append(request)
+        }
         let response = try await base.send(request)
         if let gate = locked({ gates.removeValue(forKey: path) }) {
             await gate.responseArrived.open()

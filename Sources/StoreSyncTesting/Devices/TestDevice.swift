@@ -8,6 +8,8 @@ public struct TestDevice: Sendable {
     public let client: StoreSyncClient
     /// Its cache, for tests that inspect or tamper with what it stored.
     public let store: any KeyValueStore
+    /// Where its session lives, apart from the cache.
+    public let sessionStore: any SessionStore
     /// Its network, for tests that cut it or hold responses.
     public let transport: ControlledTransport
 
@@ -16,19 +18,30 @@ public struct TestDevice: Sendable {
     /// - Parameters:
     ///   - server: The server; its clock is the device's clock and its key is pinned.
     ///   - store: The cache; in memory by default.
-    ///   - sessionStore: Where the session is kept; `store` when `nil`.
+    ///   - sessionStore: Where the session is kept; when `nil`, a ``FileStore`` beside a
+    ///     ``FileStore`` cache (so a relaunch on the same directory finds it), else memory.
     ///   - transport: The network; a fresh online one by default.
     ///   - publicKey: The pinned snapshot key; the server's by default.
+    ///   - sleep: The retry timer's wait; `Task.sleep` by default, a ``ManualSleeper`` in
+    ///     tests of the timer.
     public init(
-        server: TestServer, store: any KeyValueStore = InMemoryStore(), sessionStore: (any KeyValueStore)? = nil,
-        transport: ControlledTransport = ControlledTransport(), publicKey: String? = nil
+        server: TestServer, store: any KeyValueStore = InMemoryStore(), sessionStore: (any SessionStore)? = nil,
+        transport: ControlledTransport = ControlledTransport(), publicKey: String? = nil,
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = StoreSyncClient.sleepOnTask
     ) {
         self.store = store
         self.transport = transport
+        let sessionStore = sessionStore ?? Self.sessionStore(beside: store)
+        self.sessionStore = sessionStore
         let clock = server.clock
         client = StoreSyncClient(
             configuration: .init(baseURL: server.baseURL, serverPublicKey: publicKey ?? server.signingPublicKey),
-            store: store, sessionStore: sessionStore, transport: transport, now: { clock.now() })
+            store: store, sessionStore: sessionStore, transport: transport, now: { clock.now() }, sleep: sleep)
+    }
+
+    private static func sessionStore(beside store: any KeyValueStore) -> any SessionStore {
+        guard let files = store as? FileStore else { return InMemoryStore() }
+        return FileStore(directory: files.directory.appendingPathExtension("session"))
     }
 
     /// A device whose cache is a fresh directory on disk.
@@ -47,6 +60,6 @@ public struct TestDevice: Sendable {
     /// - Parameter server: The server.
     /// - Returns: The relaunched device.
     public func relaunched(on server: TestServer) -> TestDevice {
-        TestDevice(server: server, store: store, transport: transport)
+        TestDevice(server: server, store: store, sessionStore: sessionStore, transport: transport)
     }
 }

@@ -21,12 +21,18 @@ struct ExpectedEntitlement: Hashable, CustomStringConvertible, ExpressibleByStri
     var productId: String?
     var expiry: Expiry = .unstated
     var ownership: OwnershipType = .purchased
+    /// The granting purchase's environment, when stated.
+    var environment: AppStoreEnvironment?
 
-    init(_ entitlementId: String, product: String? = nil, expiry: Expiry = .unstated, ownership: OwnershipType = .purchased) {
+    init(
+        _ entitlementId: String, product: String? = nil, expiry: Expiry = .unstated, ownership: OwnershipType = .purchased,
+        environment: AppStoreEnvironment? = nil
+    ) {
         self.entitlementId = entitlementId
         productId = product
         self.expiry = expiry
         self.ownership = ownership
+        self.environment = environment
     }
 
     init(stringLiteral value: String) {
@@ -36,6 +42,7 @@ struct ExpectedEntitlement: Hashable, CustomStringConvertible, ExpressibleByStri
     func matches(_ entitlement: Entitlement) -> Bool {
         guard entitlement.entitlementId == entitlementId, entitlement.ownershipType == ownership else { return false }
         if let productId, entitlement.productId != productId { return false }
+        if let environment, entitlement.environment != environment { return false }
         switch expiry {
         case .unstated: return true
         case .lifetime: return entitlement.expiresAt == nil
@@ -52,6 +59,7 @@ struct ExpectedEntitlement: Hashable, CustomStringConvertible, ExpressibleByStri
         case .at(let date): text += " until \(date.formatted(.iso8601))"
         }
         if ownership == .familyShared { text += " (family-shared)" }
+        if let environment { text += " [\(environment.rawValue)]" }
         return text
     }
 }
@@ -74,6 +82,6 @@ extension Entitlement {
     var summary: String {
         "\(entitlementId) from \(productId) (\(originalTransactionId))"
             + (expiresAt.map { " until \($0.formatted(.iso8601))" } ?? " for life")
-            + (ownershipType == .familyShared ? " (family-shared)" : "")
+            + (ownershipType == .familyShared ? " (family-shared)" : "") + " [\(environment.rawValue)]"
     }
 }

@@ -15,8 +15,11 @@ import StoreSyncTesting
 final class Scenario {
     struct Account: Sendable {
         let name: String
+        /// Empty for an account bound to the app backend's user id (it has no email).
         let email: String
         let session: SessionResponse
+        /// The app backend's user id the account is bound to, if it is.
+        var externalUserId: String?
 
         var id: UUID { session.accountId }
         var appAccountToken: UUID { session.appAccountToken }
@@ -30,16 +33,29 @@ final class Scenario {
         self.server = server
     }
 
-    /// Runs a scenario against a fresh server and always stops it.
+    /// Runs a scenario against a fresh server (on `database`, else a fresh one) and always stops it.
     static func run(
+        database: PostgresConfiguration? = nil,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }, _ body: (Scenario) async throws -> Void
     ) async throws {
-        // Every simulated device signs in from 127.0.0.1: the per-address login limit is for
-        // real clients, not for a test that signs in dozens of devices from one address.
-        try await withLiveServer(configure: { settings in
-            settings.loginLimits.attemptsPerAddress = 100_000
+        try await withLiveServer(database: database, configure: { settings in
+            allowManySignIns(&settings)
             configure(&settings)
         }) { server in try await body(Scenario(server: server)) }
+    }
+
+    /// The same cast on another server over the same database (a restart): the accounts carry
+    /// over; the devices do not, since they were pinned to the stopped server's key.
+    func restarted(on server: TestServer) -> Scenario {
+        let scenario = Scenario(server: server)
+        scenario.accounts = accounts
+        return scenario
+    }
+
+    /// Every simulated device signs in from 127.0.0.1: the per-address login limit is for real
+    /// clients, not for a test that signs in dozens of devices from one address.
+    static func allowManySignIns(_ settings: inout ServerConfiguration) {
+        settings.loginLimits.attemptsPerAddress = 100_000
     }
 
     /// Signs up the named accounts.
@@ -48,6 +64,29 @@ final class Scenario {
             let email = "\(name.lowercased())-\(UUID().uuidString.prefix(8).lowercased())@example.com"
             accounts[name] = Account(name: name, email: email, session: try await server.signUp(email: email))
         }
+    }
+
+    /// Binds the named accounts to the app backend's user ids (bring your own identity); the
+    /// backend mints each one's server-side session.
+    func externalAccounts(_ names: String...) async throws {
+        for name in names {
+            let id = "\(name.lowercased())-\(UUID().uuidString.prefix(8).lowercased())"
+            let session = try await server.mintSession(forExternalUser: id, adminKey: server.adminKey, deviceName: "backend")
+            accounts[name] = Account(name: name, email: "", session: session, externalUserId: id)
+        }
+    }
+
+    /// A new device (empty cache) that adopts a session the app's backend minted for the account.
+    @discardableResult
+    func device(_ name: String, adoptingSessionOf accountName: String) async throws -> TestDevice {
+        guard let id = account(accountName).externalUserId else {
+            preconditionFailure("\(accountName) is not bound to an external user id")
+        }
+        let device = TestDevice(server: server)
+        try await device.client.adoptSession(
+            try await server.mintSession(forExternalUser: id, adminKey: server.adminKey, deviceName: name))
+        devices[name] = device
+        return device
     }
 
     func account(_ name: String) -> Account {

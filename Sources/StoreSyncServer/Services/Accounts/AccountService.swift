@@ -4,105 +4,117 @@ import Logging
 import PostgresLibPQ
 import StoreSyncAPI
 
-/// Accounts and device sessions: sign-up, sign-in, sign-out and bearer-token lookup.
+/// Accounts and device sessions: sign-up, sign-in, sign-out and bearer-token lookup; the
+/// account's lifecycle (deletion, password, devices) and accounts of the app's own users are
+/// in extensions.
 struct AccountService: Sendable {
     let pool: ConnectionPool
     let hasher: PasswordHasher
     let throttle: LoginThrottle
     let sessionCache: SessionCache
+    /// Told at once when an account is deleted here (other instances hear it from the change feed).
+    let snapshots: SnapshotService
+    /// A session unused this long is over.
+    let sessionIdle: TimeInterval
+    /// Appends the deletion's events (and queues their webhook deliveries).
+    let events: EventRepository
     let now: @Sendable () -> Date
     let logger: Logger
 
-    private let accounts = AccountRepository()
-    private let sessions = SessionRepository()
+    let accounts = AccountRepository()
+    let sessions = SessionRepository()
 
-    /// Creates an account and signs the device in.
-    func signUp(_ credentials: Credentials) async throws -> SessionResponse {
+    /// Creates an account and signs the device in; attempts are throttled per client address
+    /// (``admittedPasswordHash(_:clientAddress:)``).
+    func signUp(_ credentials: Credentials, clientAddress: String?) async throws -> SessionResponse {
         let email = CredentialRules.normalize(email: credentials.email)
         if let problem = CredentialRules.problem(withEmail: email) { throw RequestError.invalid(field: "email", detail: problem) }
         if let problem = CredentialRules.problem(withPassword: credentials.password, email: email) {
             throw AccountError.weakPassword(problem)
         }
         let deviceName = try Self.validated(deviceName: credentials.deviceName)
+        let now = now()
         let account = AccountRecord(
             accountId: UUID(), email: credentials.email.trimmingCharacters(in: .whitespacesAndNewlines),
-            passwordHash: try await hasher.hash(credentials.password), appAccountToken: UUID())
-        let token = BearerToken()
-        let deviceId = UUID()
+            passwordHash: try await admittedPasswordHash(credentials.password, clientAddress: clientAddress),
+            appAccountToken: UUID())
+        let session: SessionResponse
         do {
-            try await pool.withTransaction { connection in
+            session = try await pool.withTransaction { connection in
                 try await accounts.insert(account, normalizedEmail: email, on: connection)
-                try await sessions.upsert(
-                    accountId: account.accountId, deviceId: deviceId, tokenHash: token.hash, deviceName: deviceName,
-                    on: connection)
+                return try await startSession(of: account, deviceName: deviceName, now: now, on: connection)
             }
         } catch let error as PostgresError where error.code == .uniqueViolation {
             throw AccountError.emailTaken
         }
         logger.info("account created", metadata: ["storesync.account_id": "\(account.accountId)"])
-        return SessionResponse(
-            accountId: account.accountId, appAccountToken: account.appAccountToken, token: token.value, deviceId: deviceId)
+        return session
     }
 
     /// Signs a device in. An unknown email and a wrong password get the same answer in the
-    /// same time; attempts are throttled per email and per client address.
+    /// same time; attempts are throttled per email and per client address (``authenticate(email:password:clientAddress:)``).
     func signIn(_ credentials: Credentials, clientAddress: String?) async throws -> SessionResponse {
         let email = CredentialRules.normalize(email: credentials.email)
-        let now = now()
-        if let wait = throttle.retryAfter(email: email, address: clientAddress, now: now) {
-            throw AccountError.rateLimited(retryAfterSeconds: wait)
-        }
-        throttle.recordAttempt(address: clientAddress, now: now)
         let deviceName = try Self.validated(deviceName: credentials.deviceName)
-        let account = try await pool.withConnection { try await accounts.find(normalizedEmail: email, on: $0) }
-        guard try await hasher.verify(credentials.password, against: account?.passwordHash), let account else {
-            throttle.recordFailure(email: email, now: now)
-            throw AccountError.invalidCredentials
-        }
-        throttle.reset(email: email)
-        let token = BearerToken()
-        let deviceId = try await pool.withTransaction { connection in
+        let account = try await authenticate(email: email, password: credentials.password, clientAddress: clientAddress)
+        let now = now()
+        return try await pool.withTransaction { connection in
             var deviceId = UUID()
             if let requested = credentials.deviceId,
                 try await sessions.exists(accountId: account.accountId, deviceId: requested, on: connection)
             {
                 deviceId = requested
             }
+            return try await startSession(of: account, deviceName: deviceName, deviceId: deviceId, now: now, on: connection)
+        }
+    }
+
+    /// Signs the device out: its token stops working at once here, and on every other instance
+    /// as soon as the change feed tells it.
+    func signOut(_ device: DeviceIdentity) async throws {
+        let ended = try await pool.withConnection { connection in
+            try await sessions.delete(accountId: device.accountId, deviceId: device.deviceId, on: connection)
+        }
+        if let ended { sessionCache.invalidate(tokenHash: ended) }
+    }
+
+    /// The device a bearer token belongs to while its session is in use; from the session
+    /// cache when it may answer. A session unused for ``sessionIdle`` is over.
+    func device(forToken token: String) async throws -> DeviceIdentity? {
+        guard let hash = BearerToken.hash(of: token) else { return nil }
+        let now = now()
+        let (cached, generation) = sessionCache.device(tokenHash: hash, now: now)
+        if let cached { return cached }
+        let device = try await pool.withConnection {
+            try await sessions.device(tokenHash: hash, now: now, idleSince: now.addingTimeInterval(-sessionIdle), on: $0)
+        }
+        if let device { sessionCache.store(device, tokenHash: hash, readAt: generation, now: now) }
+        return device
+    }
+
+    /// A new device session of an account, in the caller's database transaction.
+    ///
+    /// - Throws: ``AccountError/accountDeleted`` when the account was deleted since it was read
+    ///   (the session's row cannot reference it).
+    func startSession(
+        of account: AccountRecord, deviceName: String?, deviceId: UUID = UUID(), now: Date, on connection: PostgresConnection
+    ) async throws -> SessionResponse {
+        let token = BearerToken()
+        do {
             try await sessions.upsert(
-                accountId: account.accountId, deviceId: deviceId, tokenHash: token.hash, deviceName: deviceName,
+                accountId: account.accountId, deviceId: deviceId, tokenHash: token.hash, deviceName: deviceName, now: now,
                 on: connection)
-            return deviceId
+        } catch let error as PostgresError where error.code == .foreignKeyViolation {
+            throw AccountError.accountDeleted
         }
         return SessionResponse(
             accountId: account.accountId, appAccountToken: account.appAccountToken, token: token.value, deviceId: deviceId)
     }
 
-    /// Signs the device out: its token stops working at once, here and (through the change
-    /// feed) on every other instance.
-    func signOut(_ device: DeviceIdentity, token: String?) async throws {
-        try await pool.withConnection { connection in
-            try await sessions.delete(accountId: device.accountId, deviceId: device.deviceId, on: connection)
-        }
-        if let hash = token.flatMap(BearerToken.hash(of:)) { sessionCache.invalidate(tokenHash: hash) }
-    }
-
-    /// The device a bearer token belongs to, if any; from the session cache when it may answer.
-    func device(forToken token: String) async throws -> DeviceIdentity? {
-        guard let hash = BearerToken.hash(of: token) else { return nil }
-        let now = now()
-        if let cached = sessionCache.device(tokenHash: hash, now: now) { return cached }
-        let device = try await pool.withConnection { try await sessions.device(tokenHash: hash, on: $0) }
-        if let device { sessionCache.store(device, tokenHash: hash, now: now) }
-        return device
-    }
-
-    private static func validated(deviceName: String?) throws -> String? {
+    static func validated(deviceName: String?) throws -> String? {
         guard let name = deviceName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
-        guard name.count <= 200 else {
-            throw RequestError.invalid(field: "deviceName", detail: "deviceName may have at most 200 characters")
-        }
-        guard !CredentialRules.containsControlCharacter(name) else {
-            throw RequestError.invalid(field: "deviceName", detail: "deviceName must not contain control characters")
+        if let problem = CredentialRules.problem(withDeviceName: name) {
+            throw RequestError.invalid(field: "deviceName", detail: problem)
         }
         return name
     }

@@ -4,7 +4,19 @@ import NIOConcurrencyHelpers
 /// Bearer tokens already resolved to their device, so a signed-in device's request needs no
 /// database read to authenticate. Trusted only while the change feed is live (a sign-out on
 /// any instance removes the entry) and for at most ``maxAge`` in any case.
+///
+/// A read of a session from the database may be overtaken by the sign-out that ends it: the
+/// read finds the row, the sign-out commits and its notice evicts the token, and only then does
+/// the read store what it found. So every eviction advances a ``Generation``, a reader takes the
+/// generation before it reads, and ``store(_:tokenHash:readAt:now:)`` refuses what was read
+/// before any eviction since: no cache entry outlives the session it names.
 final class SessionCache: Sendable {
+    /// How many evictions this cache has seen: taken before a database read, compared when
+    /// its answer is stored.
+    struct Generation: Sendable, Equatable {
+        fileprivate let count: UInt64
+    }
+
     private struct Entry {
         let device: DeviceIdentity
         let storedAt: Date
@@ -36,7 +48,12 @@ final class SessionCache: Sendable {
         }
     }
 
-    private let entries = NIOLockedValueBox<[Key: Entry]>([:])
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var evictions: UInt64 = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
     private let feed: ChangeFeed?
     private let capacity: Int
     /// Also bounds how long a missed notification could matter, and how stale `last_seen_at` gets.
@@ -48,34 +65,55 @@ final class SessionCache: Sendable {
         self.maxAge = maxAge
     }
 
-    func device(tokenHash: Data, now: Date) -> DeviceIdentity? {
-        guard feed?.isLive == true else { return nil }
-        guard let key = Key(tokenHash) else { return nil }
-        return entries.withLockedValue { entries in
-            guard let entry = entries[key] else { return nil }
+    /// The cached device of a token, or `nil` when the database must be asked. On `nil`, the
+    /// generation to pass to ``store(_:tokenHash:readAt:now:)`` with the database's answer.
+    func device(tokenHash: Data, now: Date) -> (device: DeviceIdentity?, generation: Generation) {
+        let live = feed?.isLive == true
+        let key = Key(tokenHash)
+        return state.withLockedValue { state in
+            let generation = Generation(count: state.evictions)
+            guard live, let key, let entry = state.entries[key] else { return (nil, generation) }
             guard now.timeIntervalSince(entry.storedAt) < maxAge else {
-                entries[key] = nil
-                return nil
+                state.entries[key] = nil
+                return (nil, generation)
             }
-            return entry.device
+            return (entry.device, generation)
         }
     }
 
-    func store(_ device: DeviceIdentity, tokenHash: Data, now: Date) {
+    /// Caches what the database said of a token, unless a token was evicted since `generation`
+    /// was taken (the session read may have ended meanwhile).
+    func store(_ device: DeviceIdentity, tokenHash: Data, readAt generation: Generation, now: Date) {
         guard feed?.isLive == true else { return }
         guard let key = Key(tokenHash) else { return }
-        entries.withLockedValue { entries in
-            if entries.count >= capacity, entries[key] == nil { entries.remove(at: entries.startIndex) }
-            entries[key] = Entry(device: device, storedAt: now)
+        state.withLockedValue { state in
+            guard state.evictions == generation.count else { return }
+            if state.entries.count >= capacity, state.entries[key] == nil { state.entries.remove(at: state.entries.startIndex) }
+            state.entries[key] = Entry(device: device, storedAt: now)
         }
     }
 
-    func invalidate(tokenHash: Data) {
-        guard let key = Key(tokenHash) else { return }
-        entries.withLockedValue { $0[key] = nil }
+    /// The hash of every cached token: what a poll checks against the database.
+    func cachedTokenHashes() -> [Data] {
+        state.withLockedValue { state in
+            state.entries.keys.map { key in withUnsafeBytes(of: key.words) { Data($0) } }
+        }
     }
 
+    /// Evicts a token that stopped working (signed out, replaced, its account deleted).
+    func invalidate(tokenHash: Data) {
+        let key = Key(tokenHash)
+        state.withLockedValue { state in
+            state.evictions &+= 1
+            if let key { state.entries[key] = nil }
+        }
+    }
+
+    /// Evicts every token: the change feed reconnected or dropped.
     func invalidateAll() {
-        entries.withLockedValue { $0.removeAll(keepingCapacity: true) }
+        state.withLockedValue { state in
+            state.evictions &+= 1
+            state.entries.removeAll(keepingCapacity: true)
+        }
     }
 }

@@ -15,24 +15,28 @@ package enum FirstClaimWrites {
     /// - Parameters:
     ///   - records: Versions of purchases no account holds, with their signed texts.
     ///   - accountId: The claiming account; it must exist.
+    ///   - now: The time of the restore.
+    ///   - queuesWebhookDeliveries: Whether each event queues a webhook delivery, as a server
+    ///     with `STORESYNC_WEBHOOK_URL` does.
     ///   - connection: A connection inside the database transaction to write in.
     /// - Throws: ``PostgresLibPQ/PostgresError`` (a purchase some account holds already is a
     ///   unique violation in none of these statements: its owner row is simply left alone).
-    package static func store(_ records: [TransactionRecord], for accountId: UUID, on connection: PostgresConnection)
-        async throws
-    {
+    package static func store(
+        _ records: [TransactionRecord], for accountId: UUID, at now: Date, queuesWebhookDeliveries: Bool,
+        on connection: PostgresConnection
+    ) async throws {
         let chains = SyncTransaction.chains(of: records.map { SyncItem.verified($0, entry: nil) })
         var plan = SyncTransaction.Plan()
         for (id, chain) in chains.sorted(by: { $0.key < $1.key }) {
             plan.apply(
                 .keepHere(claim: .firstPresented), chain: id, records: chain, owner: nil, presenter: accountId,
-                before: Ledger())
+                before: Ledger(), at: now)
         }
         try await OwnershipRepository().insertMissing(
             plan.newOwners.map { ($0.originalTransactionId, chains[$0.originalTransactionId]![0].environment, $0) },
             on: connection)
         _ = try await TransactionRepository().insert(plan.versions, on: connection)
-        try await EventRepository().append(plan.events, on: connection)
+        try await EventRepository(queuesWebhookDeliveries: queuesWebhookDeliveries).append(plan.events, on: connection)
         _ = try await AccountRepository().bumpVersions(plan.changed, on: connection)
     }
 }

@@ -12,6 +12,9 @@ enum OwnershipDecision: Sendable, Hashable {
     case routeToTokenAccount(UUID)
     /// It stays where it is; the presenting account gets `ownedByOtherAccount`.
     case refuse(reason: String)
+    /// It moved between accounts recently and stays where it is until the transfer cool-down
+    /// ends at `movableAt`; the presenting account gets `ownedByOtherAccount` saying when.
+    case coolingDown(movableAt: Date)
 
     /// How a purchase nobody held gets its owner.
     enum ClaimKind: Sendable, Hashable {
@@ -28,6 +31,9 @@ enum OwnershipDecision: Sendable, Hashable {
 /// token says, what the policy allows.
 struct OwnershipRules: Sendable {
     let policy: TransferPolicy
+    /// How long a purchase that moved between accounts stays put before it may move again: two
+    /// accounts holding one JWS must not bounce it back and forth without limit. Zero: no wait.
+    var transferCooldown: TimeInterval = 0
 
     /// Decides for one purchase.
     ///
@@ -38,13 +44,17 @@ struct OwnershipRules: Sendable {
     ///   - tokenAccount: The account the transaction's appAccountToken names, if it names one.
     ///   - userInitiated: Whether the user asked for this restore.
     ///   - ownerHasActiveSubscription: Whether the purchase is an active subscription of its owner.
+    ///   - lastMovedAt: When the purchase last moved between accounts (`nil`: never).
+    ///   - now: The time of the decision.
     func decide(
         presenter: UUID,
         owner: UUID?,
         boundByToken: Bool,
         tokenAccount: UUID?,
         userInitiated: Bool,
-        ownerHasActiveSubscription: @autoclosure () -> Bool
+        ownerHasActiveSubscription: @autoclosure () -> Bool,
+        lastMovedAt: Date? = nil,
+        now: Date = .distantPast
     ) -> OwnershipDecision {
         if let tokenAccount {
             guard tokenAccount == presenter else { return .routeToTokenAccount(tokenAccount) }
@@ -68,6 +78,9 @@ struct OwnershipRules: Sendable {
             }
             if policy == .transferIfNoActiveSubscription && ownerHasActiveSubscription() {
                 return .refuse(reason: "the purchase is an active subscription of another account")
+            }
+            if let lastMovedAt, lastMovedAt.addingTimeInterval(transferCooldown) > now {
+                return .coolingDown(movableAt: lastMovedAt.addingTimeInterval(transferCooldown))
             }
             return .transfer(from: owner, reason: "restored by the user on another account (policy \(policy.rawValue))")
         }

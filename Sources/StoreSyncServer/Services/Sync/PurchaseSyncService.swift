@@ -15,12 +15,15 @@ struct PurchaseSyncService: Sendable {
     let catalog: CatalogService
     let snapshots: SnapshotService
     let rules: OwnershipRules
+    let events: EventRepository
     let maxRestoreEntries: Int
     let now: @Sendable () -> Date
     let logger: Logger
 
     /// `POST /v1/transactions`: one signed transaction (or one legacy receipt's entries).
-    /// A background upload never moves a purchase; one owned elsewhere is refused.
+    /// A background upload never moves a purchase; one owned elsewhere is refused. A signed
+    /// transaction from an environment this server does not take is refused like one that does
+    /// not verify, naming why; a receipt's entries get a verdict each.
     ///
     /// - Throws: ``RequestError``, ``VerificationError``, or ``SyncError/ownedByOtherAccount(reason:)``.
     func upload(_ request: UploadTransactionRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
@@ -33,7 +36,10 @@ struct PurchaseSyncService: Sendable {
         default:
             throw RequestError.invalid(field: "signedTransaction", detail: "send exactly one of signedTransaction and receipt")
         }
-        let items = records.map { SyncItem.verified($0, entry: nil) }
+        let items = records.map { verification.admit($0, entry: nil) }
+        if request.signedTransaction != nil, case .rejected(_, _, let reason) = items.first {
+            throw VerificationError.refused(field: "signedTransaction", detail: reason)
+        }
         let options = SyncOptions(userInitiated: false, dryRun: false)
         let outcome = try await sync(items, for: device.accountId, options: options, startingFrom: nil)
         if records.count == 1, let verdict = outcome.verdicts.first, verdict.verdict == .ownedByOtherAccount {
@@ -44,6 +50,10 @@ struct PurchaseSyncService: Sendable {
 
     /// `POST /v1/restore`: every entry gets a verdict; only `userInitiated` may move purchases;
     /// `dryRun` answers the same and changes nothing.
+    ///
+    /// Legacy flags are read only for products the catalog defines: the flags naming others are
+    /// dropped under one verdict, so however many a request carries, the work and the answer
+    /// stay bounded by the catalog.
     ///
     /// - Throws: ``RequestError`` when the request has too many entries.
     func restore(_ request: RestoreRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
@@ -57,10 +67,22 @@ struct PurchaseSyncService: Sendable {
         let recalled = await verification.recall(request.entries)
         let holdings = try await read
         var items = await verification.verify(recalled, against: holdings)
-        items += (request.legacyFlags ?? [:]).filter(\.value).keys.sorted().map { SyncItem.legacyFlag(productId: $0) }
+        items += Self.legacyFlagItems(request.legacyFlags ?? [:], catalog: catalog.current)
 
         let options = SyncOptions(userInitiated: request.userInitiated ?? false, dryRun: request.dryRun ?? false)
         return try await sync(items, for: device.accountId, options: options, startingFrom: holdings)
+    }
+
+    /// The items of the flags set to true: one per product the catalog defines, in product id
+    /// order, then one for all the others if any.
+    static func legacyFlagItems(_ flags: [String: Bool], catalog: Catalog) -> [SyncItem] {
+        var known: [String] = []
+        var unknown = 0
+        for (productId, isSet) in flags where isSet {
+            if catalog[productId] == nil { unknown += 1 } else { known.append(productId) }
+        }
+        let items = known.sorted().map { SyncItem.legacyFlag(productId: $0) }
+        return unknown == 0 ? items : items + [.unknownLegacyFlags(count: unknown)]
     }
 
     /// What the account holds now, with the digests of its verified texts; `nil` when there is
@@ -70,7 +92,8 @@ struct PurchaseSyncService: Sendable {
     }
 
     /// Applies verified `items` in one database transaction, then signs the account's snapshot.
-    /// A dry run's transaction rolls back: it runs every step, and keeps nothing.
+    /// A dry run's transaction rolls back: it runs every step, keeps nothing, and answers an
+    /// unsigned preview (a signature only ever covers stored state).
     ///
     /// - Parameter read: What the account held when read before the transaction, if it was; the
     ///   transaction starts from it when the account's version has not moved since.
@@ -82,7 +105,8 @@ struct PurchaseSyncService: Sendable {
         let chains = SyncTransaction.chains(of: items)
         let (verdicts, written) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
             let transaction = SyncTransaction(
-                connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now)
+                connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
+                events: events)
             let before = try await transaction.lockAccount(startingFrom: read)
             let decided = try await transaction.decide(chains, before: before.ledger)
             var plan = transaction.plan(chains, decided: decided, before: before.ledger)
@@ -93,10 +117,27 @@ struct PurchaseSyncService: Sendable {
             let written = try await transaction.write(plan, before: before)
             return (transaction.verdicts(for: items, decided: decided, written: written), written)
         }
-        if !options.dryRun { snapshots.invalidate(written.changedAccounts) }
         SyncMetrics.record(verdicts, dryRun: options.dryRun)
-        let snapshot = try snapshots.snapshot(
+        if options.dryRun {
+            let preview = try snapshots.preview(
+                accountId: accountId, version: written.version, ledger: written.ledger, catalog: catalog, at: now)
+            return SyncOutcome(verdicts: verdicts, snapshot: preview.snapshot, snapshotBody: preview.body, changedAccounts: [:])
+        }
+        snapshots.invalidate(written.changedAccounts)
+        for move in written.moves { log(move) }
+        let signed = try snapshots.snapshot(
             accountId: accountId, version: written.version, ledger: written.ledger, catalog: catalog, at: now)
-        return SyncOutcome(verdicts: verdicts, snapshot: snapshot, changedAccounts: written.changedAccounts)
+        return SyncOutcome(
+            verdicts: verdicts, snapshot: signed.snapshot, snapshotBody: signed.body, changedAccounts: written.changedAccounts)
+    }
+
+    /// Every move of a purchase between accounts is worth an operator's notice: a purchase that
+    /// keeps moving is shared between people, or fought over.
+    private func log(_ move: SyncTransaction.Move) {
+        logger.notice("a purchase moved to another account", metadata: [
+            "storesync.original_transaction_id": "\(move.originalTransactionId)",
+            "storesync.from_account_id": "\(move.from)",
+            "storesync.to_account_id": "\(move.to)",
+        ])
     }
 }

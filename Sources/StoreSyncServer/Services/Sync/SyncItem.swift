@@ -6,12 +6,17 @@ import StoreSyncCore
 enum SyncItem: Sendable {
     /// A version Apple vouches for (a verified JWS or a verifyReceipt entry).
     case verified(TransactionRecord, entry: Int?)
-    /// An entry whose signed data failed verification or contradicts its own fields.
-    case rejected(TransactionRecord?, entry: Int, reason: String)
+    /// An entry whose signed data failed verification or contradicts its own fields, or a
+    /// verified version from an environment this server does not take (`entry` is `nil` for
+    /// an upload).
+    case rejected(TransactionRecord?, entry: Int?, reason: String)
     /// An entry without signed data: confirmed only against what the server already holds.
     case unsigned(TransactionRecord, entry: Int)
     /// A legacy `UserDefaults` flag: product id set to true.
     case legacyFlag(productId: String)
+    /// Legacy flags naming products the catalog does not define, dropped unread: one verdict
+    /// answers them all, so a request's flags cost at most the catalog's size.
+    case unknownLegacyFlags(count: Int)
 }
 
 /// How a sync may change ownership.
@@ -25,8 +30,10 @@ struct SyncOptions: Sendable {
 /// What a sync answers: one verdict per item and the account's snapshot afterwards.
 struct SyncOutcome: Sendable {
     var verdicts: [Verdict]
-    /// The account's snapshot after the change, with its encoded body.
-    var snapshot: SignedSnapshot
+    /// The account's snapshot after the change: signed, or for a dry run an unsigned preview.
+    var snapshot: Snapshot
+    /// The snapshot's JSON, as sent.
+    var snapshotBody: Data
     /// Every account whose version changed, with its new version (cached snapshots of older
     /// versions are stale).
     var changedAccounts: [UUID: Int64]

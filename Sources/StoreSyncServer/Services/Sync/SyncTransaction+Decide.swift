@@ -32,7 +32,7 @@ extension SyncTransaction {
             rules.decide(
                 presenter: presenter, owner: owner?.accountId, boundByToken: owner?.boundByToken ?? false,
                 tokenAccount: tokenAccount(of: id), userInitiated: options.userInitiated,
-                ownerHasActiveSubscription: ownerHasActiveSubscription)
+                ownerHasActiveSubscription: ownerHasActiveSubscription, lastMovedAt: owner?.movedAt, now: now)
         }
 
         let held = Set(before.records.map(\.originalTransactionId))
@@ -72,7 +72,7 @@ extension SyncTransaction {
     /// found by planning it, so the plan stays the one place that says who becomes the owner.
     private func claimant(of id: String, by decision: OwnershipDecision) -> OwnerChange? {
         var plan = Plan()
-        plan.apply(decision, chain: id, records: [], owner: nil, presenter: presenter, before: Ledger())
+        plan.apply(decision, chain: id, records: [], owner: nil, presenter: presenter, before: Ledger(), at: now)
         return plan.newOwners.first
     }
 

@@ -15,7 +15,9 @@ extension SyncTransaction {
         var plan = Plan(ownersWritten: decided.ownersWritten)
         for (id, records) in chains.sorted(by: { $0.key < $1.key }) {
             guard let decision = decided.decisions[id] else { continue }
-            plan.apply(decision, chain: id, records: records, owner: decided.owners[id], presenter: presenter, before: before)
+            plan.apply(
+                decision, chain: id, records: records, owner: decided.owners[id], presenter: presenter, before: before,
+                at: now)
         }
         return plan
     }
@@ -23,20 +25,25 @@ extension SyncTransaction {
 
 extension SyncTransaction.Plan {
     /// Turns one decision into planned writes; nothing touches the database here.
+    ///
+    /// - Parameter now: The time of the sync: a move made now starts the purchase's cool-down.
     mutating func apply(
         _ decision: OwnershipDecision, chain id: String, records: [TransactionRecord], owner: PurchaseOwner?,
-        presenter: UUID, before: Ledger
+        presenter: UUID, before: Ledger, at now: Date
     ) {
         switch decision {
         case .keepHere(let claim):
             versions += records.map { (presenter, $0) }
-            if let claim { take(id, for: presenter, claim: claim) }
+            if let claim { take(id, for: presenter, claim: claim, at: now) }
         case .transfer(let from, let reason):
-            move(id, from: from, to: presenter, reason: reason, boundByToken: false)
+            move(id, from: from, to: presenter, reason: reason, boundByToken: false, at: now)
             versions += records.map { (presenter, $0) }
         case .share(let owner):
             versions += records.map { (presenter, $0) }
             if before.chain(id).isEmpty {
+                // A new holder gets every version the owner holds, not only what it presents: a
+                // refund or renewal stored before it shared reaches it too.
+                shares.append(SyncTransaction.Move(originalTransactionId: id, from: owner, to: presenter))
                 events.append(NewEvent(
                     accountId: presenter, kind: .purchaseShared, originalTransactionId: id, fromAccountId: owner,
                     toAccountId: presenter, reason: "transfer policy share: both accounts are entitled"))
@@ -45,20 +52,20 @@ extension SyncTransaction.Plan {
             accountsToLock.insert(tokenAccount)
             switch owner?.accountId {
             case tokenAccount?:
-                if owner?.boundByToken == false { take(id, for: tokenAccount, claim: .bindToken) }
+                if owner?.boundByToken == false { take(id, for: tokenAccount, claim: .bindToken, at: now) }
             case nil:
-                take(id, for: tokenAccount, claim: .appAccountToken)
+                take(id, for: tokenAccount, claim: .appAccountToken, at: now)
             case let previous?:
-                take(id, for: tokenAccount, claim: .tokenOverridesOwner(previous: previous))
+                take(id, for: tokenAccount, claim: .tokenOverridesOwner(previous: previous), at: now)
             }
             versions += records.map { (tokenAccount, $0) }
-        case .refuse:
+        case .refuse, .coolingDown:
             break
         }
     }
 
     /// Makes `account` the owner of a purchase.
-    private mutating func take(_ id: String, for account: UUID, claim: OwnershipDecision.ClaimKind) {
+    private mutating func take(_ id: String, for account: UUID, claim: OwnershipDecision.ClaimKind, at now: Date) {
         switch claim {
         case .bindToken:
             newOwners.append(OwnerChange(originalTransactionId: id, accountId: account, boundByToken: true))
@@ -71,15 +78,18 @@ extension SyncTransaction.Plan {
             changed.insert(account)
             claims.append((id, account))
         case .tokenOverridesOwner(let previous):
-            move(id, from: previous, to: account, reason: "its appAccountToken names this account", boundByToken: true)
+            move(id, from: previous, to: account, reason: "its appAccountToken names this account", boundByToken: true, at: now)
         }
     }
 
-    /// Moves a purchase with its whole history from one account to another.
-    private mutating func move(_ id: String, from source: UUID, to target: UUID, reason: String, boundByToken: Bool) {
+    /// Moves a purchase with its whole history from one account to another; the move starts
+    /// its cool-down.
+    private mutating func move(
+        _ id: String, from source: UUID, to target: UUID, reason: String, boundByToken: Bool, at now: Date
+    ) {
         accountsToLock.insert(source)
         moves.append(SyncTransaction.Move(originalTransactionId: id, from: source, to: target))
-        newOwners.append(OwnerChange(originalTransactionId: id, accountId: target, boundByToken: boundByToken))
+        newOwners.append(OwnerChange(originalTransactionId: id, accountId: target, boundByToken: boundByToken, movedAt: now))
         for account in [source, target] {
             events.append(NewEvent(
                 accountId: account, kind: .ownershipTransferred, originalTransactionId: id, fromAccountId: source,

@@ -27,6 +27,12 @@ extension SyncTransaction {
                 return Verdict(record, .ownedByOtherAccount, reason: "the purchase belongs to the account its appAccountToken names")
             case .refuse(let reason)?:
                 return Verdict(record, .ownedByOtherAccount, reason: reason)
+            case .coolingDown(let movableAt)?:
+                return Verdict(
+                    originalTransactionId: record.originalTransactionId, transactionId: record.transactionId,
+                    verdict: .ownedByOtherAccount,
+                    reason: "the purchase moved between accounts recently; it may move again at movableAt",
+                    productId: record.productId, movableAt: movableAt)
             case .share?:
                 return Verdict(record, isNew ? .accepted : .known, reason: "shared with the account that owns it")
             case .keepHere?, nil:
@@ -45,6 +51,10 @@ extension SyncTransaction {
                     reason: "the server holds no verified purchase of \(productId) for this account", productId: productId)
             }
             return Verdict(proof, .known, reason: "confirmed by a verified purchase")
+        case .unknownLegacyFlags(let count):
+            return Verdict(
+                originalTransactionId: "", transactionId: "", verdict: .rejected,
+                reason: "\(count) legacy flags name products the catalog does not define; they were ignored")
         }
     }
 

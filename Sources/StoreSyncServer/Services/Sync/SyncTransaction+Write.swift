@@ -30,9 +30,10 @@ extension SyncTransaction {
         }
     }
 
-    /// Stores the planned versions (those the presenter's ledger shows stored already left out)
-    /// and the latest renewal infos, appends the events, and bumps the version of every account
-    /// that changed.
+    /// Stores the planned versions (those that would change nothing of the presenter's ledger
+    /// left out), copies the owner's versions to the accounts that start sharing a purchase,
+    /// stores the latest renewal infos, appends the events, and bumps the version of every
+    /// account that changed.
     ///
     /// - Parameters:
     ///   - plan: The writes.
@@ -43,12 +44,17 @@ extension SyncTransaction {
         let inserted = try await transactions.insert(
             Self.unstored(plan.versions, presenter: presenter, before: before.ledger), on: connection)
         for key in inserted { changed.insert(key.accountId) }
+        // After the presented versions, so those stay this restore's own (`accepted`).
+        let shares = plan.shares.map { (originalTransactionId: $0.originalTransactionId, from: $0.from, to: $0.to) }
+        try await transactions.copyChains(shares, on: connection)
+        for share in shares { changed.insert(share.to) }
         let latestRenewalInfos = Self.latestRenewalInfos(plan.renewalInfos)
         try await renewals.store(latestRenewalInfos, on: connection)
 
         let presenterWritten = inserted.contains { $0.accountId == presenter }
             || latestRenewalInfos.contains { $0.accountId == presenter }
             || plan.moves.contains { $0.from == presenter || $0.to == presenter }
+            || plan.shares.contains { $0.to == presenter }
         // Nothing above wrote the presenter's rows (a restore of what it holds already): its
         // ledger is still the one at the version locked at the start.
         let after = presenterWritten ? try await transactions.ledger(of: presenter, on: connection) : before.ledger
@@ -59,22 +65,46 @@ extension SyncTransaction {
         // Unchanged, the presenter's version is the one locked at the start.
         return Written(
             inserted: inserted, ledger: after, version: newVersions[presenter] ?? before.version,
-            changedAccounts: newVersions)
+            changedAccounts: newVersions, moves: plan.moves)
     }
 
-    /// The planned versions less those the presenter's ledger shows stored already.
+    /// The planned versions less those that would change nothing of the presenter's ledger:
+    /// those it shows stored already, and receipt versions that do not replace what it holds.
     ///
-    /// Those would conflict and change nothing; leaving them out spares PostgreSQL parsing
-    /// them (a repeated restore re-sends every JWS, megabytes for a thousand entries). The
-    /// ledger is the one at the version the account's lock holds and has whole stored
-    /// versions, so a key found there is a row of the table. Versions for other accounts are
-    /// all written.
+    /// A stored version would conflict and change nothing; leaving it out spares PostgreSQL
+    /// parsing it (a repeated restore re-sends every JWS, megabytes for a thousand entries).
+    /// The ledger is the one at the version the account's lock holds and has whole stored
+    /// versions, so a key found there is a row of the table.
+    ///
+    /// A receipt states no signing date, so each verifyReceipt answer makes a version with a
+    /// new `signedDate` (when Apple answered): the same receipt sent again, or one that says
+    /// nothing the held version does not, is left out rather than stored as one more row that
+    /// bumps the account's version; so is one that loses the merge to the held version (a JWS
+    /// always wins). It is answered `known`. Versions for other accounts are all written.
     static func unstored(
         _ versions: [(accountId: UUID, record: TransactionRecord)], presenter: UUID, before: Ledger
     ) -> [(accountId: UUID, record: TransactionRecord)] {
         let stored = Set(before.records.map { VersionKey(accountId: presenter, record: $0) })
         guard !stored.isEmpty else { return versions }
-        return versions.filter { !stored.contains(VersionKey(accountId: $0.accountId, record: $0.record)) }
+        return versions.filter { version in
+            guard version.accountId == presenter else { return true }
+            if stored.contains(VersionKey(accountId: presenter, record: version.record)) { return false }
+            guard case .receipt = version.record.evidence, let held = before[version.record.transactionId] else { return true }
+            return TransactionRecord.isPreferred(version.record, over: held) && !Self.statesTheSame(version.record, as: held)
+        }
+    }
+
+    /// Whether two versions of a transaction state the same facts, whenever and however they
+    /// were vouched for.
+    static func statesTheSame(_ version: TransactionRecord, as other: TransactionRecord) -> Bool {
+        func facts(_ record: TransactionRecord) -> TransactionRecord {
+            var facts = record
+            facts.signedDate = .distantPast
+            facts.evidence = .claim
+            facts.signedTransaction = nil
+            return facts
+        }
+        return facts(version) == facts(other)
     }
 
     /// The latest renewal info per account and purchase, by the ledger's own merge law.

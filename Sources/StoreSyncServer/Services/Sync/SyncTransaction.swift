@@ -16,12 +16,13 @@ struct SyncTransaction {
     let rules: OwnershipRules
     let catalog: Catalog
     let now: Date
+    /// Appends events (and queues their webhook deliveries) in this transaction.
+    let events: EventRepository
 
     let accounts = AccountRepository()
     let transactions = TransactionRepository()
     let renewals = RenewalInfoRepository()
     let ownership = OwnershipRepository()
-    let events = EventRepository()
     let notifications = NotificationRepository()
 
     /// Where each presented purchase goes, and what deciding it found and wrote.
@@ -47,6 +48,9 @@ struct SyncTransaction {
         var ownersWritten: Set<OwnerChange> = []
         /// Purchases moving between accounts, with their whole history.
         var moves: [Move] = []
+        /// Purchases the presenter starts sharing with their owner, whose every stored version
+        /// it copies (``Move/from`` is the owner; the owner keeps them).
+        var shares: [Move] = []
         /// Purchases an account claims now: versions kept for them while unclaimed follow.
         var claims: [(originalTransactionId: String, accountId: UUID)] = []
     }
@@ -73,6 +77,8 @@ struct SyncTransaction {
         var version: Int64
         /// Every account whose version changed, with its new version.
         var changedAccounts: [UUID: Int64]
+        /// The purchases that moved between accounts.
+        var moves: [Move]
     }
 
     /// Locks the presenter's account and gives what it holds at the locked version: `read` when
@@ -80,10 +86,11 @@ struct SyncTransaction {
     /// its ledger read now.
     ///
     /// - Parameter read: What the account held when read before the transaction, if it was.
-    /// - Throws: ``StoreSyncError/accountMissing(_:)`` when the account has no version row.
+    /// - Throws: ``AccountError/accountDeleted`` when the account was deleted after the request
+    ///   was authenticated (its version row is gone): nothing is written.
     func lockAccount(startingFrom read: AccountHoldings?) async throws -> AccountHoldings {
         guard let version = try await accounts.lockVersion(presenter, on: connection) else {
-            throw StoreSyncError.accountMissing(presenter)
+            throw AccountError.accountDeleted
         }
         if let read, read.version == version { return read }
         return AccountHoldings(version: version, ledger: try await transactions.ledger(of: presenter, on: connection))

@@ -1,0 +1,81 @@
+import Foundation
+import StoreSyncAPI
+@testable import StoreSyncClient
+import StoreSyncCore
+import StoreSyncTesting
+import Testing
+
+/// The first sign-in on a device imports `Transaction.currentEntitlements`, once per account.
+@Suite struct EntitlementImportTests {
+    @Test func firstSignInOnADeviceImportsWhatTheAppleIDAlreadyOwns() async throws {
+        try await withLiveServer { server in
+            let phone = PurchasingDevice(server: server)
+            // Bought before the app had accounts: no token, owned by this Apple ID.
+            let earlier = TestPurchase.buy(TestCatalog.lifetime, on: server)
+            phone.appStore.own(earlier)
+            await phone.purchases.start()
+            #expect(phone.transport.requests(to: "/v1/transactions") == 0, "nobody to import for yet")
+
+            let session = try await phone.purchases.signUp(email: TestAccount.email(), password: TestAccount.password)
+            #expect(phone.transport.requests(to: "/v1/transactions") == 1)
+            #expect(await phone.client.isEntitled(to: "premium"))
+            #expect(try await server.owner(of: earlier.record.originalTransactionId) == session.accountId)
+            #expect(phone.appStore.finishedTransactionIds.isEmpty, "entitlements are not re-finished")
+            await phone.purchases.stop()
+        }
+    }
+
+    @Test func importRunsOncePerAccountOnEachDevice() async throws {
+        try await withLiveServer { server in
+            let email = TestAccount.email()
+            let appleID = SimulatedStoreKit(server: server)
+            appleID.own(TestPurchase.buy(TestCatalog.lifetime, on: server))
+            let phone = PurchasingDevice(server: server, appStore: appleID)
+            await phone.purchases.start()
+            try await phone.purchases.signUp(email: email, password: TestAccount.password)
+            #expect(phone.transport.requests(to: "/v1/transactions") == 1)
+
+            // The next launches, and signing in again to the same account, import nothing.
+            let relaunched = await phone.relaunched(on: server)
+            await relaunched.purchases.start()
+            try await relaunched.client.signOut()
+            try await relaunched.purchases.signIn(email: email, password: TestAccount.password)
+            #expect(relaunched.transport.requests(to: "/v1/transactions") == 1)
+            #expect(await relaunched.client.isEntitled(to: "premium"))
+
+            // Another account on this device imports for itself (the purchase stays with its owner).
+            try await relaunched.client.signOut()
+            try await relaunched.purchases.signUp(email: TestAccount.email(), password: TestAccount.password)
+            #expect(relaunched.transport.requests(to: "/v1/transactions") == 2)
+            #expect(await relaunched.client.isEntitled(to: "premium") == false)
+
+            // The same account on another device with this Apple ID imports there too.
+            let tablet = PurchasingDevice(server: server, appStore: appleID)
+            await tablet.purchases.start()
+            try await tablet.purchases.signIn(email: email, password: TestAccount.password)
+            #expect(tablet.transport.requests(to: "/v1/transactions") == 1)
+            #expect(await tablet.client.isEntitled(to: "premium"))
+            await relaunched.purchases.stop()
+            await tablet.purchases.stop()
+        }
+    }
+
+    @Test func importThatCouldNotBeStoredRunsAgainAtTheNextStart() async throws {
+        try await withLiveServer { server in
+            let cache = OutboxFailingStore()
+            let phone = PurchasingDevice(server: server, device: TestDevice(server: server, store: cache))
+            phone.appStore.own(TestPurchase.buy(TestCatalog.lifetime, on: server))
+            await phone.purchases.start()
+            cache.failsOutboxWrites = true
+            try await phone.purchases.signUp(email: TestAccount.email(), password: TestAccount.password)
+            #expect(phone.transport.requests(to: "/v1/transactions") == 0)
+
+            cache.failsOutboxWrites = false
+            let relaunched = await phone.relaunched(on: server)
+            await relaunched.purchases.start()
+            #expect(relaunched.transport.requests(to: "/v1/transactions") == 1)
+            #expect(await relaunched.client.isEntitled(to: "premium"))
+            await relaunched.purchases.stop()
+        }
+    }
+}
