@@ -308,6 +308,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "StoreSyncBenchTests",
+            dependencies: ["StoreSyncBench", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "storesyncTests",
             dependencies: [
                 "storesync", "PostgresLibPQ", "PostgresLibPQTesting", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting",
