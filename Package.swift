@@ -225,6 +225,7 @@ let package = Package(
         .executableTarget(
             name: "StoreSyncBench",
             dependencies: [
+                "AppStorePayloads",
                 "AppStoreVerification",
                 "PostgresLibPQ",
                 "StoreSyncAPI",
@@ -309,6 +310,11 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreSyncBenchTests",
+            dependencies: ["StoreSyncBench", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
         .testTarget(
