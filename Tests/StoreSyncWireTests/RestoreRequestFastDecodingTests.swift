@@ -73,7 +73,7 @@ import Testing
             """.utf8)
         let fast = try #require(Self.fast(body))
         #expect(fast == Self.foundation(body))
-        #expect(fast.entries.first?.evidence == .receipt(verifiedAt: try #require(RFC3339Timestamp.date(from: "2026-11-22T08:15:30.5Z"))))
+        #expect(fast.entries.first?.record?.evidence == .receipt(verifiedAt: try #require(RFC3339Timestamp.date(from: "2026-11-22T08:15:30.5Z"))))
     }
 
     @Test(arguments: [
