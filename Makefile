@@ -1,7 +1,7 @@
 # StoreSync — the commands a newcomer runs. Each installs what is missing first.
 #   make run    build and serve on an embedded PostgreSQL (.storesync/)
 #   make test   the whole test suite against a real PostgreSQL the tests start themselves,
-#               then make check-client
+#               then make check-client and the Docker deployment's checks (scripts/check-deploy.sh)
 #   make check-client   an app depending on StoreSyncClient alone builds none of the server's
 #               dependencies (Hummingbird, NIO, libpq, AsyncHTTPClient)
 
@@ -38,6 +38,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) check-client
+	scripts/check-deploy.sh
 
 check-client:
 	SWIFT=$(SWIFT) scripts/check-client-consumer.sh

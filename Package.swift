@@ -128,25 +128,34 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/openapi.yaml")],
+            // Resources/Schema links to the package's Schema/: its migrations are copied into the
+            // server's resource bundle (processed resources follow the link; copied ones would
+            // keep it), so no binary reads them from its working directory.
+            exclude: ["Resources/Schema/README.md"],
+            resources: [.copy("Resources/openapi.yaml"), .process("Resources/Schema")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "storesync",
             dependencies: [
                 "PostgresLibPQ",
+                "StoreSyncCore",
                 "StoreSyncServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings
@@ -289,6 +298,7 @@ let package = Package(
                 "PostgresLibPQ",
                 "PostgresLibPQTesting",
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,9 +2,10 @@
 # `make fuzz`: schemathesis (from PyPI, in .build/fuzz-venv) against the OpenAPI document of a
 # live `storesync serve` on a throwaway embedded PostgreSQL. Exits non-zero on any server error.
 #
-# Three passes, because one bearer header cannot serve every route: device routes with a device
+# Several passes, because one bearer header cannot serve every route: device routes with a device
 # token (sign-out left out, or it would revoke the token for the rest of the run), admin routes
-# with the admin key, and sign-out last with a token of its own.
+# with the admin key (the App Store Server API ones apart, see below), and sign-out last with a
+# token of its own.
 #
 # Settings: FUZZ_MAX_EXAMPLES (default 50 per operation), FUZZ_SEED, FUZZ_CHECKS
 # (default not_a_server_error,response_schema_conformance), FUZZ_PORT (default: a free one).
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 venv="$root/.build/fuzz-venv"
 max_examples="${FUZZ_MAX_EXAMPLES:-50}"
-checks="${FUZZ_CHECKS:-not_a_server_error,response_schema_conformance}"
+default_checks="${FUZZ_CHECKS:-not_a_server_error,response_schema_conformance}"
 seed_option=()
 [ -n "${FUZZ_SEED:-}" ] && seed_option=(--seed "$FUZZ_SEED")
 
@@ -72,7 +73,7 @@ sign_up() {
 
 failed=0
 run_pass() {
-    local name=$1 token=$2
+    local name=$1 token=$2 checks=${checks:-$default_checks}
     shift 2
     echo "fuzz: pass '$name'"
     # From the scratch directory: schemathesis leaves a .schemathesis/ folder where it runs.
@@ -81,15 +82,27 @@ run_pass() {
         --request-timeout 30 --suppress-health-check all --generation-database :memory: "${seed_option[@]}" "$@") || failed=1
 }
 
+# The App Store Server API routes answer 503 (documented) on a server without the API's settings:
+# they get a pass of their own where that answer must conform to the document instead of failing.
+appstore_operations=(adminRefreshPurchase adminRecoverNotifications adminLookUpOrder adminTestNotification)
+exclude_appstore=()
+include_appstore=()
+for operation in "${appstore_operations[@]}"; do
+    exclude_appstore+=(--exclude-operation-id "$operation")
+    include_appstore+=(--include-operation-id "$operation")
+done
+
 run_pass device "$(sign_up device)" --exclude-tag admin --exclude-operation-id signOut
-run_pass admin "$admin_key" --include-tag admin
+run_pass admin "$admin_key" --include-tag admin "${exclude_appstore[@]}"
+checks=response_schema_conformance,status_code_conformance,content_type_conformance \
+    run_pass appstore-api-unconfigured "$admin_key" "${include_appstore[@]}"
 # Fuzzed ids mostly find nothing (404): once more with a real account's ids, to reach the lookups.
 cat > "$work/known-account.toml" <<TOML
 [parameters]
 "path.accountId" = "$(sign_up known accountId)"
 "query.appAccountToken" = "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["appAccountToken"])' "$work/known.json")"
 TOML
-config_file="$work/known-account.toml" run_pass admin-known-account "$admin_key" --include-tag admin
+config_file="$work/known-account.toml" run_pass admin-known-account "$admin_key" --include-tag admin "${exclude_appstore[@]}"
 run_pass sign-out "$(sign_up sign-out)" --include-operation-id signOut
 
 if grep -q '"unexpected error"\|level=error\|error:' "$work/server.log" 2>/dev/null; then

@@ -13,8 +13,9 @@ internal import Darwin
 /// for tests and benchmarks of a server that runs behind a connection pooler.
 ///
 /// Every database name the client asks for is the same database on the cluster (`* =`), as
-/// the cluster's superuser, with trust authentication (the socket directory is private, as the
-/// cluster's is). As root, PgBouncer (which refuses to run as root, as PostgreSQL does) runs as
+/// the cluster's superuser, with trust authentication between client and pooler (the socket
+/// directory is private, as the cluster's is); the cluster admits the pooler by peer
+/// authentication, as the user it runs as. As root, PgBouncer (which refuses to run as root, as PostgreSQL does) runs as
 /// the cluster's unprivileged account, which also owns the directory. It runs as a daemon and
 /// is told to stop by its pid file.
 public final class EmbeddedPgBouncer: Sendable {

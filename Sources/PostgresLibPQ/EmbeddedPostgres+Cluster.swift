@@ -27,8 +27,11 @@ extension EmbeddedPostgres {
             try await initialiseCluster(launch)
         }
         try writeSettings(owner: launch.account)
+        try writeAccessRules(owner: launch.account)
         if try await isRunning(launch) {
             logger.debug("embedded PostgreSQL already running", metadata: ["db.data_directory": "\(dataDirectory.path)"])
+            // A server left running by an earlier process reads the access rules written now.
+            try await run(launch, launch.binaries.pgCtl, ["reload", "-D", dataDirectory.path, "-s"])
             return
         }
         logger.debug("starting embedded PostgreSQL", metadata: ["db.data_directory": "\(dataDirectory.path)"])
@@ -56,7 +59,7 @@ extension EmbeddedPostgres {
         guard existing.isEmpty else { throw EmbeddedPostgresError.dataDirectoryNotEmpty(path: dataDirectory.path) }
         logger.debug("initialising embedded PostgreSQL cluster", metadata: ["db.data_directory": "\(dataDirectory.path)"])
         var arguments = [
-            "-D", dataDirectory.path, "-U", options.superuser, "--auth=trust",
+            "-D", dataDirectory.path, "-U", options.superuser, "--auth-local=peer", "--auth-host=reject",
             "--encoding=UTF8", "--locale=C",
         ]
         if !options.durable { arguments.append("--no-sync") }
@@ -74,7 +77,8 @@ extension EmbeddedPostgres {
             "listen_addresses": "",
             "port": String(options.port),
             "unix_socket_directories": socketDirectory,
-            // Only the owner (and root) may connect: trust authentication rests on this.
+            // Only the owner (and root) may reach the socket; peer authentication then admits
+            // the one user that started the cluster (writeAccessRules).
             "unix_socket_permissions": "0700",
             "max_connections": String(options.maxConnections),
             "shared_buffers": options.sharedBuffers,
@@ -94,15 +98,12 @@ extension EmbeddedPostgres {
         try owner?.takeOwnership(of: path)
     }
 
-    /// Creates the cluster, data and socket directories, private to the server's account.
+    /// Creates the cluster, data and socket directories, private to the server's account, or
+    /// checks that existing ones are (``ensurePrivateDirectory(_:owners:)``).
     private func prepareDirectories(for account: ServerAccount?) throws {
+        let owners = [geteuid()] + (account.map { [$0.uid] } ?? [])
         for path in [directory.path, dataDirectory.path, socketDirectory] {
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-                try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
-            } catch {
-                throw EmbeddedPostgresError.fileSystem(path: path, reason: "\(error.localizedDescription)")
-            }
+            try Self.ensurePrivateDirectory(path, owners: owners)
         }
         guard let account else { return }
         // The socket directory is checked only when it lies elsewhere (a short path under /tmp).

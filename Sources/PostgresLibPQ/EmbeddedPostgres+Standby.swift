@@ -16,7 +16,8 @@ extension EmbeddedPostgres {
     /// The standby is an ``EmbeddedPostgres`` like any other: ``start()`` writes its own
     /// settings (its socket, its port) and starts it; it then replays everything the primary
     /// commits and answers read-only queries. The primary's defaults suffice
-    /// (`wal_level = replica`, `max_wal_senders`, and initdb's `local replication` trust line).
+    /// (`wal_level = replica`, `max_wal_senders`, and the `local replication` peer line of
+    /// the access rules each start writes).
     ///
     /// - Parameters:
     ///   - directory: The standby's directory; it must not hold a cluster yet.

@@ -6,18 +6,25 @@ internal import NIOConcurrencyHelpers
 ///
 /// `start()` runs initdb the first time, then starts the server and waits until it accepts
 /// connections; `stop()` shuts it down and keeps the data for the next `start()`. There is no
-/// TCP port: only processes that can enter the socket directory (this user, and root) connect,
-/// as superuser `postgres` without a password. When this process is root, PostgreSQL (which
-/// refuses to run as root) runs as the `postgres` account, or `nobody`, which gets the directory.
+/// TCP port, and no password: the server authenticates each connection by the operating-system
+/// user on the other end of the socket (`peer`), and only the user that starts the cluster may
+/// connect, as superuser `postgres`. When this process is root, PostgreSQL (which refuses to run
+/// as root) runs as the `postgres` account, or `nobody`, which gets the directory; root still
+/// is the one user that may connect.
+///
+/// Nothing someone else prepared is adopted: the cluster, data and socket directories are
+/// created private (0700), and one that already exists must belong to this process's user or
+/// the server's account and be closed to everybody else, or ``start()`` refuses it.
 ///
 /// Layout: `<directory>/data` (the cluster), `<directory>/server.log`, and the socket in
-/// `<directory>/socket`, or under `/tmp` when that path would exceed the unix socket limit.
+/// `<directory>/socket`, or — when that path would exceed the unix socket limit — in a fresh
+/// directory with an unpredictable name under `/tmp` (`mkdtemp`), removed with this object.
 public final class EmbeddedPostgres: Sendable {
     /// Settings for the cluster.
     public struct Options: Sendable, Hashable {
         /// The port; with no TCP listener it only names the socket file `.s.PGSQL.<port>`.
         public var port: Int = 5432
-        /// Where the socket goes; nil picks `<directory>/socket`, or a short path under `/tmp`.
+        /// Where the socket goes; nil picks `<directory>/socket`, or a fresh directory under `/tmp`.
         public var socketDirectory: URL?
         /// The superuser role created by initdb.
         public var superuser: String = "postgres"
@@ -53,6 +60,8 @@ public final class EmbeddedPostgres: Sendable {
     public let options: Options
     let logger: Logger
     let socketDirectory: String
+    /// Whether ``socketDirectory`` was made for this object (under `/tmp`) and goes with it.
+    private let ownsSocketDirectory: Bool
     let lifecycle = NIOLockedValueBox<Task<Void, any Error>?>(nil)
 
     /// Describes a cluster; nothing happens on disk until ``start()``.
@@ -65,7 +74,12 @@ public final class EmbeddedPostgres: Sendable {
         self.directory = directory.standardizedFileURL
         self.options = options
         self.logger = logger
-        self.socketDirectory = Self.socketDirectory(for: self.directory, options: options)
+        (socketDirectory, ownsSocketDirectory) = Self.socketDirectory(for: self.directory, options: options)
+    }
+
+    deinit {
+        // Removes only an empty directory: never a socket a running server still listens on.
+        if ownsSocketDirectory { rmdir(socketDirectory) }
     }
 
     /// Connects to the cluster's `postgres` database as the superuser, over the socket.
@@ -120,13 +134,19 @@ public final class EmbeddedPostgres: Sendable {
         try await performStop(mode: mode)
     }
 
-    private static func socketDirectory(for directory: URL, options: Options) -> String {
-        if let explicit = options.socketDirectory { return explicit.standardizedFileURL.path }
+    /// The socket directory, and whether it was made here. A path that would not fit a unix
+    /// socket address gets a directory under `/tmp` made by `mkdtemp`: a name nobody can
+    /// predict, created private, so nobody can prepare it beforehand.
+    private static func socketDirectory(for directory: URL, options: Options) -> (String, Bool) {
+        if let explicit = options.socketDirectory { return (explicit.standardizedFileURL.path, false) }
         let preferred = directory.appendingPathComponent("socket").path
         // sockaddr_un.sun_path holds 108 bytes (104 on macOS), terminator included.
-        if (preferred + "/.s.PGSQL.\(options.port)").utf8.count <= 100 { return preferred }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in directory.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return "/tmp/storesync-sock-" + String(hash, radix: 16)
+        if (preferred + "/.s.PGSQL.\(options.port)").utf8.count <= 100 { return (preferred, false) }
+        var template = Array("/tmp/storesync-sock-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            // PostgreSQL then refuses the long path with its own message.
+            return (preferred, false)
+        }
+        return (String(cString: made), true)
     }
 }

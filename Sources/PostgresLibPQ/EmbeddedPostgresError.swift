@@ -18,6 +18,11 @@ public enum EmbeddedPostgresError: Error, Sendable, Hashable, CustomStringConver
     case invalidDatabaseName(String)
     /// A file system operation on the cluster directory failed.
     case fileSystem(path: String, reason: String)
+    /// A directory the cluster would use already exists and is not private to it: another
+    /// owner, wider permissions than 0700, or not a directory at all.
+    case unsafeDirectory(path: String, reason: String)
+    /// This process's user id has no name, which peer authentication needs.
+    case unnamedUser(uid: UInt32)
 
     /// One line naming the problem and the fix.
     public var description: String {
@@ -43,6 +48,11 @@ public enum EmbeddedPostgresError: Error, Sendable, Hashable, CustomStringConver
             return "database name '\(name)' must be 1 to 63 bytes without NUL"
         case .fileSystem(let path, let reason):
             return "cannot prepare \(path): \(reason)"
+        case .unsafeDirectory(let path, let reason):
+            return "refusing to use \(path): it \(reason); remove it, or choose another directory"
+        case .unnamedUser(let uid):
+            return "user id \(uid) has no name in the user database, which PostgreSQL's peer authentication needs: "
+                + "add one (useradd) or set DATABASE_URL"
         }
     }
 }

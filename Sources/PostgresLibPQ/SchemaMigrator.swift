@@ -71,8 +71,14 @@ public struct SchemaMigrator: Sendable {
         return newlyApplied
     }
 
-    /// Waits for the migrators' lock, held until the transaction ends.
+    /// Turns the connection's statement and lock timeouts off for this transaction, then waits
+    /// for the migrators' lock, held until the transaction ends.
+    ///
+    /// A migration may take as long as it needs (an index on a large table), and a second
+    /// process waits for the lock as long as the first migrates, whatever timeouts the pool's
+    /// connections carry for ordinary statements; the transaction-local settings end with it.
     private func lock(_ connection: PostgresConnection) async throws {
+        try await connection.execute("SELECT set_config('statement_timeout', '0', true), set_config('lock_timeout', '0', true)")
         try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
     }
 

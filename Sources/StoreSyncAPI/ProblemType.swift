@@ -59,13 +59,21 @@ public struct ProblemType: Sendable, Hashable, CaseIterable {
     public static let receiptRejected = ProblemType("receipt-rejected", "Receipt rejected", 422)
     /// A dependency (PostgreSQL, Apple) is unavailable; retry later (503).
     public static let serviceUnavailable = ProblemType("service-unavailable", "Service unavailable", 503)
+    /// The route needs the App Store Server API and its settings are not set (503).
+    public static let appStoreAPINotConfigured = ProblemType(
+        "appstore-api-not-configured", "App Store Server API not configured", 503)
+    /// The App Store Server API refused the request or answered something unusable (502).
+    public static let appStoreAPIError = ProblemType("appstore-api-error", "App Store Server API error", 502)
     /// An unexpected server error (500).
     public static let `internal` = ProblemType("internal", "Internal server error", 500)
+    /// The resource's state does not allow this now, e.g. retrying a delivery that is pending (409).
+    public static let conflict = ProblemType("conflict", "Conflict", 409)
 
     /// Every problem type StoreSync defines.
     public static let allCases: [ProblemType] = [
         .invalidRequest, .malformedJSON, .unsupportedMediaType, .payloadTooLarge, .unauthorized, .forbidden,
         .notFound, .emailTaken, .weakPassword, .invalidCredentials, .rateLimited, .ownedByOtherAccount,
-        .invalidSignedData, .receiptRejected, .serviceUnavailable, .internal,
+        .invalidSignedData, .receiptRejected, .serviceUnavailable, .appStoreAPINotConfigured, .appStoreAPIError,
+        .internal, .conflict,
     ]
 }

@@ -6,14 +6,31 @@ import Darwin
 import Glibc
 #endif
 
-/// A TCP port on 127.0.0.1 that nothing listens on right now: the kernel picks it for a socket
-/// bound to port 0, which is closed again before the server binds it.
+/// A TCP port on 127.0.0.1 that nothing listens on right now, for a server a test starts.
+///
+/// The port is drawn at random from below the kernel's ephemeral range (32768 and up on Linux
+/// and macOS) and checked by binding it: a port the kernel picked for a socket bound to port 0
+/// lies inside that range, and once that socket closes the kernel may hand the same port to an
+/// outgoing connection of a test running in parallel before the server binds it.
 public enum FreePort {
+    /// The ports handed out: registered ports no system service of a test machine listens on,
+    /// all below the ephemeral range.
+    static let candidates = 20_000..<32_768
+
     /// Finds a free port.
     ///
     /// - Returns: A port number nothing listens on at the moment of the call.
-    /// - Throws: ``FreePortError`` when the kernel refuses the socket calls.
+    /// - Throws: ``FreePortError`` when the kernel refuses the socket calls or no candidate binds.
     public static func find() throws -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: candidates)
+            if try binds(port) { return port }
+        }
+        throw FreePortError(operation: "bind() to any port in \(candidates)", errno: EADDRINUSE)
+    }
+
+    /// Whether a socket can bind `port` on 127.0.0.1 right now.
+    private static func binds(_ port: Int) throws -> Bool {
         #if canImport(Darwin)
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -23,16 +40,12 @@ public enum FreePort {
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-            }
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 }
         }
-        guard bound else { throw FreePortError(operation: "bind() to port 0", errno: errno) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

@@ -1,19 +1,20 @@
 public import Hummingbird
 import Logging
 
-/// Runs a Hummingbird router on 127.0.0.1 and a free port for the duration of a test body:
-/// what the stand-ins of Apple's endpoints are served with.
+/// Runs a Hummingbird router on 127.0.0.1 and a free port (or a given one) for the duration of
+/// a test body: what the stand-ins of Apple's endpoints and the webhook receiver are served with.
 public enum LoopbackHTTPServer {
     /// Serves `router` until `body` returns or throws, then stops it.
     ///
     /// - Parameters:
     ///   - router: The routes to serve.
     ///   - label: The server's logger label (it logs critical errors only).
+    ///   - port: The port to listen on; 0 picks a free one.
     ///   - body: The test, given the port the server listens on.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or ``LoopbackHTTPServerError`` when the server cannot start.
     public static func run<Result: Sendable>(
-        router: Router<BasicRequestContext>, label: String, _ body: @Sendable (Int) async throws -> Result
+        router: Router<BasicRequestContext>, label: String, port: Int = 0, _ body: @Sendable (Int) async throws -> Result
     ) async throws -> Result {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: label)
@@ -22,7 +23,7 @@ public enum LoopbackHTTPServer {
         logger.logLevel = .critical
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()

@@ -37,6 +37,8 @@ public struct TestSetup: Sendable {
     ///   - database: A database to serve (the application migrates it), such as one in a
     ///     ``PostgresLibPQTesting/TestCluster/dedicated(named:options:)`` cluster; nil for a
     ///     fresh one in the shared cluster.
+    ///   - pki: The test PKI the application trusts, when something else signs with it too (an
+    ///     App Store Server API stand-in); a fresh one by default.
     ///   - configure: Changes to the test configuration (transfer policy, limits, …).
     /// - Returns: The setup.
     /// - Throws: When the files or the database cannot be made, or the configuration is invalid.
@@ -44,9 +46,10 @@ public struct TestSetup: Sendable {
         catalog: [CatalogProduct] = TestCatalog.products,
         clock: TestClock = TestClock(),
         database: PostgresConfiguration? = nil,
+        pki: TestPKI? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestSetup {
-        let pki = try TestPKI.make()
+        let pki = try pki ?? TestPKI.make()
         let signer = AppStoreTestSigner(pki: pki)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storesync-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

@@ -8,7 +8,7 @@ extension TestStoreSync {
     public static var tables: [StaticString] {
         [
             "accounts", "account_versions", "sessions", "transactions", "renewal_infos", "purchase_owners",
-            "unclaimed_versions", "notifications", "events", "products",
+            "unclaimed_versions", "notifications", "events", "products", "webhook_deliveries",
         ]
     }
 

@@ -11,8 +11,8 @@ struct DeferredMetadataLogHandler: LogHandler {
     private var stream: StreamLogHandler
     var metadata: Logger.Metadata = [:]
 
-    init(label: String) {
-        stream = StreamLogHandler.standardError(label: label)
+    init(label: String, metadataProvider: Logger.MetadataProvider?) {
+        stream = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
     }
 
     var logLevel: Logger.Level {

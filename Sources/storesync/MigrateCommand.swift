@@ -19,7 +19,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let (schema, logger, database) = try await StartupFailure.reporting {
             let settings = try ServerConfiguration(reader: reader)
             let schema = try SchemaLocation.resolve(configured: settings.schemaDirectory)
-            let logger = ProcessLogging.makeLogger(level: settings.logLevel)
+            let logger = ProcessLogging.makeLogger(level: settings.logLevel, format: settings.logFormat)
             return (schema, logger, try await ServerDatabase.start(for: settings, logger: logger))
         }
         let pool = ConnectionPool(configuration: database.migrationConfiguration, size: 1, logger: logger)

@@ -1,17 +1,32 @@
 import Logging
+import StoreSyncServer
+import Synchronization
 
-/// The process's logging: only the executable decides handlers and levels.
+/// The process's logging: only the executable decides handlers and levels. Every handler adds
+/// the id of the request being handled (``StoreSyncServer/RequestLogMetadata``).
 enum ProcessLogging {
-    private static let bootstrapped: Void = LoggingSystem.bootstrap(DeferredMetadataLogHandler.init)
+    private static let bootstrapped = Mutex(false)
 
-    /// Bootstraps swift-log once: every logger writes to standard error.
-    static func bootstrap() {
-        bootstrapped
+    /// Bootstraps swift-log once: every logger writes to standard error, as text or JSON lines.
+    static func bootstrap(format: LogFormat = .text) {
+        let first = bootstrapped.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        LoggingSystem.bootstrap(
+            { label, provider in
+                switch format {
+                case .text: DeferredMetadataLogHandler(label: label, metadataProvider: provider)
+                case .json: JSONLogHandler(label: label, metadataProvider: provider)
+                }
+            },
+            metadataProvider: RequestLogMetadata.provider)
     }
 
     /// Bootstraps swift-log once and returns a logger at `level`.
-    static func makeLogger(level: Logger.Level) -> Logger {
-        bootstrap()
+    static func makeLogger(level: Logger.Level, format: LogFormat = .text) -> Logger {
+        bootstrap(format: format)
         var logger = Logger(label: "storesync")
         logger.logLevel = level
         return logger

@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let reader = try options.reader()
-        ProcessLogging.bootstrap()
+        ProcessLogging.bootstrap(format: try await StartupFailure.reporting { try ServerConfiguration.logFormat(reader: reader) })
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         try await StartupFailure.reporting {

@@ -38,6 +38,24 @@ import Testing
         }
     }
 
+    /// A migration may run longer than the pool's statement timeout allows an ordinary
+    /// statement; the connection goes back to the pool with its timeouts as they were.
+    @Test func migrationsRunWithoutTimeoutsAndLeaveTheConnectionsOwn() async throws {
+        let migrations = try directory(["0001_slow.sql": "SELECT pg_sleep(1.5); CREATE TABLE slow (id integer);"])
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        var configuration = try await TestCluster.makeDatabase()
+        configuration.sessionSettings = ["statement_timeout": "1s", "lock_timeout": "2s"]
+        let pool = ConnectionPool(configuration: configuration, size: 1, logger: TestCluster.logger)
+        defer { Task { await pool.shutdown() } }
+        #expect(try await SchemaMigrator(directory: migrations, logger: TestCluster.logger).migrate(pool) == ["0001_slow"])
+        let settings = try await pool.withConnection { connection in
+            try #require(try await connection.query("SELECT current_setting('statement_timeout'), current_setting('lock_timeout')").first)
+                .decode((String, String).self)
+        }
+        #expect(settings.0 == "1s")
+        #expect(settings.1 == "2s")
+    }
+
     @Test func newMigrationIsAppliedOnTheNextRun() async throws {
         let migrations = try directory(["0001_create.sql": files["0001_create.sql"]!])
         defer { try? FileManager.default.removeItem(at: migrations) }

@@ -8,7 +8,8 @@ import Testing
         #expect(slugs == [
             "invalid-request", "malformed-json", "unsupported-media-type", "payload-too-large", "unauthorized",
             "forbidden", "not-found", "email-taken", "weak-password", "invalid-credentials", "rate-limited",
-            "owned-by-other-account", "invalid-signed-data", "receipt-rejected", "service-unavailable", "internal",
+            "owned-by-other-account", "invalid-signed-data", "receipt-rejected", "service-unavailable",
+            "appstore-api-not-configured", "appstore-api-error", "internal", "conflict",
         ])
         for type in ProblemType.allCases {
             #expect(type.uri == "https://storesync.dev/errors/\(type.slug)")
@@ -21,6 +22,7 @@ import Testing
     @Test(arguments: [
         (ProblemType.payloadTooLarge, 413), (.unsupportedMediaType, 415), (.emailTaken, 409), (.rateLimited, 429),
         (.unauthorized, 401), (.ownedByOtherAccount, 409), (.serviceUnavailable, 503), (.internal, 500),
+        (.appStoreAPINotConfigured, 503), (.appStoreAPIError, 502), (.conflict, 409),
     ])
     func problemTypeCarriesItsHTTPStatus(type: ProblemType, status: Int) {
         #expect(type.status == status)

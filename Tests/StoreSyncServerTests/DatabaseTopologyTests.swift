@@ -1,6 +1,7 @@
 import Configuration
 import PostgresLibPQ
 @testable import StoreSyncServer
+import StoreSyncCore
 import Testing
 
 /// `DATABASE_POOL_MODE`, `DATABASE_READ_URL` and `DATABASE_LISTEN_URL`: which connection does what.
@@ -55,10 +56,16 @@ import Testing
         #expect(error?.setting == setting)
     }
 
-    @Test func aServerBehindATransactionPoolerSetsNothingForTheSession() {
+    /// Behind a transaction pooler only the timeouts are set (in every transaction): a generic
+    /// plan would only cost a statement there.
+    @Test func aServerBehindATransactionPoolerSetsOnlyItsTimeouts() {
         var pooled = Self.primary
         pooled.usesTransactionPooler = true
-        #expect(pooled.withServerSessionSettings.sessionSettings.isEmpty)
-        #expect(Self.primary.withServerSessionSettings.sessionSettings["plan_cache_mode"] == "force_generic_plan")
+        let server = ServerConfiguration(bundleId: "com.example.storesync", environment: .sandbox)
+        let timeouts = ["statement_timeout": "30s", "lock_timeout": "10s"]
+        #expect(pooled.withServerSessionSettings(server).sessionSettings == timeouts)
+        #expect(
+            Self.primary.withServerSessionSettings(server).sessionSettings
+                == timeouts.merging(["plan_cache_mode": "force_generic_plan"]) { $1 })
     }
 }

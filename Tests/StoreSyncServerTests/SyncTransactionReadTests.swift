@@ -26,7 +26,8 @@ import Testing
         try await server.database.withTransaction(rollbackOnly: true) { connection in
             try await SyncTransaction(
                 connection: connection, presenter: account, options: SyncOptions(userInitiated: true, dryRun: false),
-                rules: OwnershipRules(policy: .transfer), catalog: Catalog(TestCatalog.products), now: server.clock.now()
+                rules: OwnershipRules(policy: .transfer), catalog: Catalog(TestCatalog.products), now: server.clock.now(),
+                events: EventRepository(queuesWebhookDeliveries: false)
             ).lockAccount(startingFrom: read)
         }
     }

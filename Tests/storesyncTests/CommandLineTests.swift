@@ -31,6 +31,10 @@ import Testing
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_SCHEMA_DIR": "/nonexistent"], "STORESYNC_SCHEMA_DIR"),
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_TRUSTED_ROOTS": "/nonexistent.pem"], "STORESYNC_TRUSTED_ROOTS"),
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_CATALOG": "/nonexistent.json"], "STORESYNC_CATALOG"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_WEBHOOK_URL": "https://hooks.example.com/"], "STORESYNC_WEBHOOK_SECRET"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_WEBHOOK_URL": "ftp://hooks.example.com/", "STORESYNC_WEBHOOK_SECRET": "0123456789abcdef"], "STORESYNC_WEBHOOK_URL"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "LOG_FORMAT": "xml"], "LOG_FORMAT"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_SIGNING_KEY_FILE": "/nonexistent"], "STORESYNC_SIGNING_KEY_FILE"),
     ])
     func aMissingOrInvalidSettingStopsStartUpWithOneLineNamingItAndChangesNothing(
         environment: [String: String], setting: String
@@ -93,5 +97,19 @@ import Testing
         let second = try StoreSyncBinary.run(["migrate"], environment: minimal, directory: directory)
         #expect(second.status == 0, "\(second.standardError)")
         #expect(second.standardOutput.contains("up to date"))
+    }
+
+    /// A `Schema/` in the working directory is someone's files, not the server's migrations:
+    /// only STORESYNC_SCHEMA_DIR or the bundled ones are run (adversarial review, finding 11).
+    @Test func migrateNeverRunsASchemaDirectoryFoundInTheWorkingDirectory() throws {
+        let directory = try StoreSyncBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let planted = directory.appendingPathComponent("Schema")
+        try FileManager.default.createDirectory(at: planted, withIntermediateDirectories: true)
+        try Data("CREATE TABLE planted (x int);\n".utf8).write(to: planted.appendingPathComponent("0001_planted.sql"))
+        let outcome = try StoreSyncBinary.run(["migrate"], environment: minimal, directory: directory)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("applied 0001_init"))
+        #expect(!outcome.standardOutput.contains("planted"))
     }
 }

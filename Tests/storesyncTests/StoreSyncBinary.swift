@@ -12,19 +12,29 @@ struct StoreSyncBinary {
     }
 
     /// Runs a command to completion with exactly this environment (plus PATH).
+    ///
+    /// Its output goes to files, never to pipes: a daemon another test spawns meanwhile (a
+    /// PostgreSQL cluster, PgBouncer) inherits whatever descriptors are open at that moment, and
+    /// a pipe end it kept would make reading to the end wait forever.
     static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws -> Outcome {
         let process = start(arguments, environment: environment, directory: directory)
-        let output = Pipe()
-        let error = Pipe()
+        let files = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: files) }
+        let outputFile = files.appendingPathComponent("stdout")
+        let errorFile = files.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputFile)
+        let error = try FileHandle(forWritingTo: errorFile)
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try output.close()
+        try error.close()
         return Outcome(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+            status: process.terminationStatus, standardOutput: try String(contentsOf: outputFile, encoding: .utf8),
+            standardError: try String(contentsOf: errorFile, encoding: .utf8))
     }
 
     /// A configured, not yet started process.

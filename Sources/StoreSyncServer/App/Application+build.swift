@@ -73,7 +73,8 @@ public func buildApplication(
     }()
     let topology = try configuration.databaseTopology(primary: database)
     let pool = ConnectionPool(
-        configuration: topology.primary.withServerSessionSettings, size: configuration.databasePoolSize, logger: logger)
+        configuration: topology.primary.withServerSessionSettings(configuration), size: configuration.databasePoolSize,
+        logger: logger)
     let schema = try SchemaLocation.resolve(configured: configuration.schemaDirectory)
     let feed = try ChangeFeed(topology: topology, pool: pool, configuration: configuration, logger: logger)
     let standby = StandbyReads.services(topology: topology, primary: pool, configuration: configuration, logger: logger)
@@ -82,9 +83,16 @@ public func buildApplication(
     let router = buildRouter(dependencies: dependencies, configuration: configuration, metrics: metrics)
 
     let host = configuration.httpHost
+    // Idle connections (also one stopped halfway through a request) close after
+    // HTTP_IDLE_TIMEOUT_SECONDS; at most HTTP_MAX_CONNECTIONS are open; `100 Continue` waits
+    // for the route (ExpectContinueHandler).
+    let connections = ConnectionLimit(maximum: configuration.httpMaxConnections)
     var app = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()])),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [connections.handler(), ExpectContinueHandler()],
+                idleTimeout: .seconds(Int64(configuration.httpIdleTimeoutSeconds)))),
         configuration: .init(address: .hostname(host, port: configuration.httpPort), serverName: "StoreSync"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.httpPort
@@ -95,21 +103,27 @@ public func buildApplication(
         logger: logger
     )
     // Services stop in reverse order: the pools after everything that uses them.
-    app.addServices(pool)
+    app.addServices(pool, dependencies.healthPool)
     if let standby { app.addServices(standby.pool) }
     if let listener = feed.listener { app.addServices(listener) }
     app.addServices(feed)
     if let standby { app.addServices(standby.monitor) }
     app.addServices(PoolMetricsService(pool: pool))
+    let started = StartupGate()
+    app.services += dependencies.appStore.backgroundServices(after: started)
+    dependencies.appStore.announce()
+    app.addOperationsServices(dependencies: dependencies, configuration: configuration, metrics: metrics, logger: logger)
     app.beforeServerStarts {
         let applied = try await topology.migrate(schema: schema.directory, primary: pool, logger: logger)
         if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
         feed.markSchemaReady()
+        dependencies.webhookService?.markSchemaReady()
         if let path = configuration.catalogPath {
             try await dependencies.catalog.loadFile(at: path)
         } else {
             try await dependencies.catalog.reload()
         }
+        started.open()
     }
     return app
 }
@@ -117,12 +131,21 @@ public func buildApplication(
 /// The services the controllers use, wired from configuration.
 struct AppDependencies: Sendable {
     let pool: ConnectionPool
+    /// One connection of its own for `/health/ready`, so a saturated request pool does not
+    /// make a healthy database look down.
+    let healthPool: ConnectionPool
     let accounts: AccountService
     let catalog: CatalogService
     let snapshots: SnapshotService
     let sync: PurchaseSyncService
     let lookups: LookupService
     let notifications: NotificationService
+    let appStore: AppStoreServices
+    /// Appends events and, with a webhook, queues their deliveries.
+    let events: EventRepository
+    let webhookDeliveries: WebhookDeliveries
+    /// Sends webhook deliveries; `nil` without `STORESYNC_WEBHOOK_URL`.
+    let webhookService: WebhookDeliveryService?
 
     init(
         configuration: ServerConfiguration, pool: ConnectionPool, feed: ChangeFeed?,
@@ -140,16 +163,22 @@ struct AppDependencies: Sendable {
             throw ConfigurationError.invalid(.signingKey, "not a raw Ed25519 private key")
         }
         self.pool = pool
+        healthPool = ConnectionPool(configuration: pool.configuration, size: 1, checkoutTimeout: .seconds(5), logger: logger)
+        events = EventRepository(queuesWebhookDeliveries: configuration.webhookURL != nil)
+        webhookDeliveries = WebhookDeliveries(pool: pool, now: now)
+        webhookService = Self.webhookService(configuration, pool: pool, now: now, logger: logger)
         snapshots = SnapshotService(
             signer: signer, offlineGraceSeconds: configuration.offlineGraceSeconds, feed: feed,
             capacity: configuration.snapshotCacheEntries)
         catalog = CatalogService(pool: pool, logger: logger)
         let sessionCache = SessionCache(feed: feed)
         accounts = AccountService(
-            pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost),
-            throttle: LoginThrottle(limits: configuration.loginLimits), sessionCache: sessionCache, snapshots: snapshots,
-            sessionIdle: TimeInterval(configuration.sessionIdleSeconds), now: now, logger: logger)
-        feed?.attach(ChangeFeed.Subscribers(snapshots: snapshots, sessions: sessionCache, catalog: catalog))
+            pool: pool, hasher: PasswordHasher(cost: configuration.passwordHashCost, capacity: configuration.passwordChecks),
+            throttle: LoginThrottle(pool: pool, limits: configuration.loginLimits), sessionCache: sessionCache,
+            snapshots: snapshots,
+            sessionIdle: TimeInterval(configuration.sessionIdleSeconds), events: events, now: now, logger: logger)
+        feed?.attach(ChangeFeed.Subscribers(
+            snapshots: snapshots, sessions: sessionCache, catalog: catalog, webhooks: webhookService))
         let environments = EnvironmentRule(
             server: configuration.environment, sandboxInProduction: configuration.sandboxInProduction)
         let verification = VerificationService(
@@ -160,14 +189,19 @@ struct AppDependencies: Sendable {
             rules: OwnershipRules(
                 policy: configuration.transferPolicy,
                 transferCooldown: TimeInterval(configuration.transferCooldownSeconds)),
+            events: events,
             maxRestoreEntries: configuration.maxRestoreEntries,
             now: now, logger: logger)
         lookups = LookupService(
-            pool: pool, catalog: catalog, snapshots: snapshots,
+            pool: pool, catalog: catalog, snapshots: snapshots, events: events,
             concurrentLoads: LookupService.concurrentLoads(poolSize: configuration.databasePoolSize), standby: standby,
             now: now)
         notifications = NotificationService(
-            pool: pool, verifier: verifier, environments: environments, snapshots: snapshots, logger: logger)
+            pool: pool, verifier: verifier, environments: environments, snapshots: snapshots, events: events,
+            logger: logger)
+        appStore = try AppStoreServices(
+            configuration: configuration, verifier: verifier, pool: pool, catalog: catalog, snapshots: snapshots,
+            notifications: notifications, logger: logger, now: now)
     }
 
     static func verifierConfiguration(_ configuration: ServerConfiguration) throws -> VerifierConfiguration {
@@ -188,25 +222,5 @@ struct AppDependencies: Sendable {
         } catch {
             throw ConfigurationError.invalid(.environment, "\(error)")
         }
-    }
-}
-
-extension PostgresConfiguration {
-    /// The connection settings every StoreSync statement is written for.
-    ///
-    /// `plan_cache_mode = force_generic_plan`: every statement the server prepares is an
-    /// indexed lookup or a batch write whose best plan does not depend on its parameter values.
-    /// PostgreSQL's default re-plans a prepared statement on every execution while its custom
-    /// plans look cheaper than the generic one, and the batched entitlement lookup (an array of
-    /// a few account ids, which a generic plan counts as ten) always looked so: planning costs
-    /// more than running it.
-    ///
-    /// Behind a transaction pooler statements run unnamed, planned for their parameters each
-    /// time, so the setting would only cost a statement per transaction: it is left out.
-    var withServerSessionSettings: PostgresConfiguration {
-        guard !usesTransactionPooler else { return self }
-        var configuration = self
-        configuration.sessionSettings["plan_cache_mode"] = "force_generic_plan"
-        return configuration
     }
 }

@@ -44,7 +44,7 @@ extension StandbyReads {
     ) -> (pool: ConnectionPool, monitor: StandbyMonitor, maxLag: Duration)? {
         guard let standby = topology.standby else { return nil }
         let pool = ConnectionPool(
-            configuration: standby.withServerSessionSettings, size: configuration.databasePoolSize, logger: logger)
+            configuration: standby.withServerSessionSettings(configuration), size: configuration.databasePoolSize, logger: logger)
         let maxLag = Duration.milliseconds(configuration.databaseReadMaxLagMilliseconds)
         let interval = min(max(maxLag / 4, .milliseconds(50)), .seconds(1))
         let monitor = StandbyMonitor(primary: primary, standby: pool, interval: interval, logger: logger)

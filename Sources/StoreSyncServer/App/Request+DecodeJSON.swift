@@ -21,11 +21,20 @@ extension Request {
     ) async throws -> Body {
         let contentType = headers[.contentType]
         guard let contentType, Self.isJSON(contentType) else { throw ProblemError.unsupportedMediaType(contentType) }
+        // A declared length over the limit is refused before a byte of the body is read (and
+        // before a client waiting for `100 Continue` is invited to send it).
+        if let declared = headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw ProblemError.payloadTooLarge(limit: limit)
+        }
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw ProblemError.payloadTooLarge(limit: limit)
+        } catch {
+            // The connection failed inside the body: the client closed it, or sent nothing for
+            // the idle timeout. A client's doing, not the server's.
+            throw ProblemError.malformedJSON("the body ended before its declared length")
         }
         guard buffer.readableBytes > 0 else { throw ProblemError.malformedJSON("the body is empty") }
         if let fastPath, let body = buffer.withUnsafeReadableBytes(fastPath) { return body }

@@ -11,21 +11,30 @@ func buildRouter(
     router.add(middleware: RequestIdMiddleware())
     router.add(middleware: ServerTimingMiddleware())
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: ExpectContinueMiddleware())
     let limit = configuration.maxBodyBytes
 
-    HealthController(pool: dependencies.pool).addRoutes(to: router)
-    ServiceInfoController(snapshots: dependencies.snapshots, metrics: metrics, openAPIDocument: OpenAPIDocument.data)
+    HealthController(pool: dependencies.healthPool).addRoutes(to: router)
+    let metricsOnAPIPort = configuration.metricsPort == nil ? metrics : nil
+    ServiceInfoController(snapshots: dependencies.snapshots, metrics: metricsOnAPIPort, openAPIDocument: OpenAPIDocument.data)
         .addRoutes(to: router)
 
     let v1 = router.group("v1")
-    AccountController(accounts: dependencies.accounts, maxBodyBytes: limit).addRoutes(to: v1)
+    // Routes that need no credentials get small bodies: anyone may send them.
+    AccountController(
+        accounts: dependencies.accounts, maxBodyBytes: min(limit, configuration.maxAnonymousBodyBytes),
+        trustedProxies: configuration.trustedProxies
+    ).addRoutes(to: v1)
     CatalogController(catalog: dependencies.catalog, maxBodyBytes: limit).addRoutes(to: v1)
-    NotificationController(notifications: dependencies.notifications, maxBodyBytes: limit).addRoutes(to: v1)
+    NotificationController(
+        notifications: dependencies.notifications, maxBodyBytes: min(limit, NotificationController.largestNotification)
+    ).addRoutes(to: v1)
 
     let device = v1.group()
         .add(middleware: DeviceAuthenticator(accounts: dependencies.accounts))
         .group(context: DeviceRequestContext.self)
-    AccountController(accounts: dependencies.accounts, maxBodyBytes: limit).addDeviceRoutes(to: device)
+    AccountController(accounts: dependencies.accounts, maxBodyBytes: limit, trustedProxies: configuration.trustedProxies)
+        .addDeviceRoutes(to: device)
     SyncController(sync: dependencies.sync, maxBodyBytes: limit).addRoutes(to: device)
     EntitlementController(lookups: dependencies.lookups).addRoutes(to: device)
 
@@ -34,5 +43,10 @@ func buildRouter(
     ExternalUserController(accounts: dependencies.accounts, lookups: dependencies.lookups, maxBodyBytes: limit)
         .addRoutes(to: admin)
     CatalogController(catalog: dependencies.catalog, maxBodyBytes: limit).addAdminRoutes(to: admin)
+    AppStoreAdminController(
+        reconciliation: dependencies.appStore.reconciliation, recovery: dependencies.appStore.recovery,
+        orders: dependencies.appStore.orders, testNotifications: dependencies.appStore.testNotifications
+    ).addRoutes(to: admin)
+    WebhookController(deliveries: dependencies.webhookDeliveries).addRoutes(to: admin)
     return router
 }

@@ -8,10 +8,13 @@ public struct StoreSyncRequestContext: RequestContext, RemoteAddressRequestConte
     public let remoteAddress: SocketAddress?
     /// The signed-in device, set by ``DeviceAuthenticator`` on device routes.
     public var device: DeviceIdentity?
+    /// The connection, for what only it can do (``ExpectContinueMiddleware``'s `100 Continue`).
+    let connection: (any Channel)?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        connection = source.channel
     }
 
     public var responseEncoder: StoreSyncResponseEncoder { StoreSyncResponseEncoder() }

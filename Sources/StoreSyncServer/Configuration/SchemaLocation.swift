@@ -1,7 +1,10 @@
 public import Foundation
 
-/// Where the SQL migrations are: `STORESYNC_SCHEMA_DIR`, else `./Schema`, else the
-/// `Schema/` of the source tree this binary was built from (tests, `make run`).
+/// Where the SQL migrations are: `STORESYNC_SCHEMA_DIR`, else the `Schema/` bundled as a
+/// resource of the server library.
+///
+/// Never the working directory: a server started from a directory someone else can write to
+/// would otherwise run whatever SQL it found in its `./Schema`, as the database owner.
 public struct SchemaLocation: Sendable {
     /// A directory holding `NNNN_name.sql` files.
     public let directory: URL
@@ -9,8 +12,8 @@ public struct SchemaLocation: Sendable {
     /// Finds the migrations directory.
     ///
     /// - Parameter configured: The `STORESYNC_SCHEMA_DIR` setting, if any.
-    /// - Returns: The first candidate that holds migrations.
-    /// - Throws: ``ConfigurationError`` when the configured directory, or every candidate, has none.
+    /// - Returns: The configured directory, or the bundled one.
+    /// - Throws: ``ConfigurationError`` when the configured directory, or the bundle, has none.
     public static func resolve(configured: String?) throws(ConfigurationError) -> SchemaLocation {
         if let configured {
             let directory = URL(fileURLWithPath: configured, isDirectory: true)
@@ -19,24 +22,14 @@ public struct SchemaLocation: Sendable {
             }
             return SchemaLocation(directory: directory)
         }
-        let candidates = [
-            URL(fileURLWithPath: "Schema", isDirectory: true),
-            sourceTreeSchema,
-        ]
-        guard let found = candidates.first(where: holdsMigrations) else {
-            throw .missing(.schemaDirectory)
-        }
-        return SchemaLocation(directory: found)
+        guard let bundled = bundledSchema, holdsMigrations(bundled) else { throw .missing(.schemaDirectory) }
+        return SchemaLocation(directory: bundled)
     }
 
-    /// `Schema/` beside `Sources/` in the tree this file was compiled from.
-    public static var sourceTreeSchema: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // Configuration
-            .deletingLastPathComponent()  // StoreSyncServer
-            .deletingLastPathComponent()  // Sources
-            .deletingLastPathComponent()  // the package
-            .appendingPathComponent("Schema", isDirectory: true)
+    /// Where the server library's resource bundle keeps the migrations of `Schema/` (its
+    /// resources are flat: the `.sql` files lie beside the OpenAPI document).
+    public static var bundledSchema: URL? {
+        Bundle.module.resourceURL
     }
 
     private static func holdsMigrations(_ directory: URL) -> Bool {

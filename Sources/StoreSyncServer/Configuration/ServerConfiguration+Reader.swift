@@ -40,8 +40,8 @@ extension ServerConfiguration {
         schemaDirectory = settings.optional(.schemaDirectory)
         appAppleId = try settings.integer(.appAppleId, in: 1...Int.max).map(Int64.init)
         trustedRootsPath = settings.optional(.trustedRoots)
-        adminAPIKey = settings.optional(.adminAPIKey, isSecret: true)
-        if let key = settings.optional(.signingKey, isSecret: true) {
+        adminAPIKey = try settings.secret(.adminAPIKey, orFile: .adminAPIKeyFile)
+        if let key = try settings.secret(.signingKey, orFile: .signingKeyFile) {
             guard let raw = Data(base64Encoded: key) else { throw .invalid(.signingKey, "not base64") }
             signingKey = raw
         }
@@ -71,12 +71,31 @@ extension ServerConfiguration {
         snapshotCacheEntries = try settings.integer(.snapshotCacheEntries, in: 0...10_000_000) ?? snapshotCacheEntries
         passwordHashCost = try settings.integer(.bcryptCost, in: 4...31).map(UInt8.init) ?? passwordHashCost
         maxRestoreEntries = try settings.integer(.maxRestoreEntries, in: 1...1_000_000) ?? maxRestoreEntries
+        appStoreAPIKey = try AppStoreAPIKeySettings(
+            keyId: settings.optional(.appStoreAPIKeyId), issuerId: settings.optional(.appStoreAPIIssuerId),
+            privateKeyPath: settings.optional(.appStoreAPIPrivateKey))
+        appStoreAPIURL = try settings.url(.appStoreAPIURL)
+        reconcilePerMinute = try settings.integer(.reconcilePerMinute, in: Self.reconcileRates) ?? reconcilePerMinute
+        httpIdleTimeoutSeconds = try settings.integer(.httpIdleTimeoutSeconds, in: 1...86_400) ?? httpIdleTimeoutSeconds
+        httpMaxConnections = try settings.integer(.httpMaxConnections, in: 1...1_000_000) ?? httpMaxConnections
+        maxAnonymousBodyBytes = try settings.integer(.maxAnonymousBodyBytes, in: 1024...(1 << 20)) ?? maxAnonymousBodyBytes
+        if let proxies = settings.optional(.trustedProxies) {
+            guard let parsed = TrustedProxies(list: proxies) else {
+                throw .invalid(.trustedProxies, "expected comma-separated addresses or CIDRs (10.0.0.0/8, fd00::/8), got '\(proxies)'")
+            }
+            trustedProxies = parsed
+        }
+        passwordChecks = try settings.integer(.passwordChecks, in: 1...10_000) ?? passwordChecks
+        databaseStatementTimeoutSeconds =
+            try settings.integer(.databaseStatementTimeoutSeconds, in: 0...86_400) ?? databaseStatementTimeoutSeconds
+        databaseLockTimeoutSeconds = try settings.integer(.databaseLockTimeoutSeconds, in: 0...86_400) ?? databaseLockTimeoutSeconds
         if let level = settings.optional(.logLevel) {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw .invalid(.logLevel, "expected trace, debug, info, notice, warning, error or critical, got '\(level)'")
             }
             logLevel = parsed
         }
+        try readOperations(settings)
         try validate()
     }
 }
@@ -87,7 +106,7 @@ extension ServerConfiguration {
 }
 
 /// Reads raw strings and parses them strictly, naming the setting in every error.
-private struct SettingReader {
+struct SettingReader {
     let reader: ConfigReader
 
     func optional(_ setting: Setting, isSecret: Bool = false) -> String? {
@@ -116,6 +135,22 @@ private struct SettingReader {
         case "0", "false", "no", "off": return false
         default: throw .invalid(setting, "expected true or false, got '\(text)'")
         }
+    }
+
+    /// A secret given as a value, or else as the trimmed text of the file `file` names (a docker
+    /// secret, a key file); the value wins.
+    func secret(_ setting: Setting, orFile file: Setting) throws(ConfigurationError) -> String? {
+        if let value = optional(setting, isSecret: true) { return value }
+        return try fileContents(file)
+    }
+
+    /// The trimmed text of the file a `…_FILE` setting names.
+    func fileContents(_ setting: Setting) throws(ConfigurationError) -> String? {
+        guard let path = optional(setting) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .invalid(setting, "cannot read \(path)") }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw .invalid(setting, "\(path) is empty") }
+        return text
     }
 
     func url(_ setting: Setting) throws(ConfigurationError) -> URL? {

@@ -59,9 +59,48 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashCost: UInt8 = 12
     /// The most entries one restore may carry.
     public var maxRestoreEntries = 20_000
-    /// Sign-in throttling per email and per client address.
+    /// Sign-in and sign-up throttling per email and per client address.
     public var loginLimits = LoginLimits()
+    /// Seconds a connection may send nothing (or stop mid-request) before it is closed.
+    public var httpIdleTimeoutSeconds = 60
+    /// The most HTTP connections open at once; a connection beyond it is closed as it opens.
+    public var httpMaxConnections = 4096
+    /// The largest body of the routes that need no credentials (sign-up, sign-in).
+    public var maxAnonymousBodyBytes = 16 * 1024
+    /// The proxies whose `X-Forwarded-For` names the client address; empty: the TCP peer is the client.
+    public var trustedProxies = TrustedProxies()
+    /// Password hashes (bcrypt) running or waiting at once; a sign-up or sign-in beyond it gets a 503.
+    public var passwordChecks = 32
+    /// Seconds a statement of the server may run before PostgreSQL cancels it; 0: no limit.
+    public var databaseStatementTimeoutSeconds = 30
+    /// Seconds a statement of the server may wait for a lock; 0: no limit.
+    public var databaseLockTimeoutSeconds = 10
     public var logLevel: Logger.Level = .info
+    /// The App Store Server API key; `nil`: the routes and jobs that need the API are off.
+    public var appStoreAPIKey: AppStoreAPIKeySettings?
+    /// Where App Store Server API requests go for every environment; `nil`: Apple's, by environment.
+    public var appStoreAPIURL: URL?
+    /// Subscriptions due without a notification that the background job refreshes per minute
+    /// at most; 0 turns the job off.
+    public var reconcilePerMinute = 30
+    /// How long the job waits before it looks again when nothing is due (not an environment
+    /// setting: tests shorten it).
+    public var reconcileIdleInterval = Duration.seconds(60)
+    /// How long `POST /v1/admin/appstore/test-notification` waits for the notification (not an
+    /// environment setting).
+    public var testNotificationWait = Duration.seconds(20)
+    /// How `storesync serve` writes log lines (the executable installs the handler).
+    public var logFormat: LogFormat = .text
+    /// Where every event is POSTed; `nil`: no webhook, and no delivery is queued.
+    public var webhookURL: URL?
+    /// The HMAC-SHA256 key of `StoreSync-Signature`; required with ``webhookURL``.
+    public var webhookSecret: String?
+    /// Backoff, give-up period, timeout and polling of webhook deliveries.
+    public var webhookDelivery = WebhookDeliveryPolicy()
+    /// Where `/metrics` listens when ``metricsPort`` is set.
+    public var metricsHost = "127.0.0.1"
+    /// Serve `/metrics` on this port, not on the API port; `nil`: on the API port.
+    public var metricsPort: Int?
 
     /// Creates a configuration with the two settings that have no default.
     ///
@@ -102,7 +141,14 @@ public struct ServerConfiguration: Sendable {
         if let adminAPIKey, adminAPIKey.utf8.count < 16 {
             throw .invalid(.adminAPIKey, "use at least 16 characters")
         }
+        if !Self.reconcileRates.contains(reconcilePerMinute) {
+            throw .invalid(
+                .reconcilePerMinute,
+                "expected \(Self.reconcileRates.lowerBound) to \(Self.reconcileRates.upperBound), got \(reconcilePerMinute)")
+        }
         try validateDatabaseURLs()
+        try validateLimits()
+        try validateOperations()
     }
 }
 
@@ -115,10 +161,15 @@ extension ServerConfiguration {
 public struct LoginLimits: Sendable, Hashable {
     /// Failed attempts per email.
     public var failuresPerEmail = 10
-    /// Attempts of any outcome per client address.
+    /// Sign-in attempts of any outcome per client address.
     public var attemptsPerAddress = 60
+    /// Sign-up attempts of any outcome per client address; as loose as sign-in's, because many
+    /// users share one address behind carrier-grade NAT.
+    public var signUpsPerAddress = 60
+    /// The sliding window every limit counts in.
     public var windowSeconds = 900
 
-    /// Creates the default limits: 10 failures per email, 60 attempts per address, per 15 minutes.
+    /// Creates the default limits: 10 failures per email, 60 sign-ins and 60 sign-ups per
+    /// address, per 15 minutes.
     public init() {}
 }

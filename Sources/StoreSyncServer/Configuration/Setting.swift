@@ -59,7 +59,7 @@ extension Setting {
     static let dataDirectory = Setting(
         "storesync.dataDir", "STORESYNC_DATA_DIR", "embedded PostgreSQL directory (default .storesync)")
     static let schemaDirectory = Setting(
-        "storesync.schemaDir", "STORESYNC_SCHEMA_DIR", "migrations directory (default: ./Schema, else the source tree's)")
+        "storesync.schemaDir", "STORESYNC_SCHEMA_DIR", "migrations directory (default: the Schema/ bundled with the server)")
     static let bundleId = Setting("storesync.bundleId", "STORESYNC_BUNDLE_ID", "required: the app's bundle id")
     static let appAppleId = Setting(
         "storesync.appAppleId", "STORESYNC_APP_APPLE_ID", "the app's Apple id (required in Production)")
@@ -108,7 +108,59 @@ extension Setting {
         "storesync.bcryptCost", "STORESYNC_BCRYPT_COST", "bcrypt work factor for passwords (default 12)")
     static let maxRestoreEntries = Setting(
         "storesync.maxRestoreEntries", "STORESYNC_MAX_RESTORE_ENTRIES", "most entries one restore may carry (default 20000)")
+    static let httpIdleTimeoutSeconds = Setting(
+        "http.idleTimeoutSeconds", "HTTP_IDLE_TIMEOUT_SECONDS",
+        "a connection that sends nothing (or stops mid-request) this long is closed (default 60)")
+    static let httpMaxConnections = Setting(
+        "http.maxConnections", "HTTP_MAX_CONNECTIONS",
+        "most open HTTP connections; further ones are closed at once (default 4096)")
+    static let maxAnonymousBodyBytes = Setting(
+        "storesync.maxAnonymousBodyBytes", "STORESYNC_MAX_ANONYMOUS_BODY_BYTES",
+        "largest body of sign-up and sign-in, which need no credentials (default 16384)")
+    static let trustedProxies = Setting(
+        "storesync.trustedProxies", "STORESYNC_TRUSTED_PROXIES",
+        "comma-separated CIDRs whose X-Forwarded-For names the client address (default: none, the TCP peer counts)")
+    static let passwordChecks = Setting(
+        "storesync.passwordChecks", "STORESYNC_PASSWORD_CHECKS",
+        "password hashes running or queued at once; more get 503 with Retry-After (default 32)")
+    static let databaseStatementTimeoutSeconds = Setting(
+        "database.statementTimeoutSeconds", "DATABASE_STATEMENT_TIMEOUT_SECONDS",
+        "longest a server statement may run before PostgreSQL cancels it (default 30; 0: no limit)")
+    static let databaseLockTimeoutSeconds = Setting(
+        "database.lockTimeoutSeconds", "DATABASE_LOCK_TIMEOUT_SECONDS",
+        "longest a server statement waits for a lock before it fails with a 503 (default 10; 0: no limit)")
     static let logLevel = Setting("log.level", "LOG_LEVEL", "trace, debug, info (default), notice, warning, error")
+    static let appStoreAPIKeyId = Setting(
+        "storesync.appstoreApi.keyId", "STORESYNC_APPSTORE_API_KEY_ID",
+        "App Store Server API key id from App Store Connect; set the three API settings together, or none")
+    static let appStoreAPIIssuerId = Setting(
+        "storesync.appstoreApi.issuerId", "STORESYNC_APPSTORE_API_ISSUER_ID", "App Store Server API issuer id")
+    static let appStoreAPIPrivateKey = Setting(
+        "storesync.appstoreApi.privateKey", "STORESYNC_APPSTORE_API_PRIVATE_KEY",
+        "path of the App Store Server API .p8 private key")
+    static let appStoreAPIURL = Setting(
+        "storesync.appstoreApi.url", "STORESYNC_APPSTORE_API_URL",
+        "App Store Server API base URL for every environment (default Apple's, by environment)")
+    static let reconcilePerMinute = Setting(
+        "storesync.reconcilePerMinute", "STORESYNC_RECONCILE_PER_MINUTE",
+        "subscriptions due without a notification refreshed per minute at most (default 30; 0 turns it off)")
+    static let logFormat = Setting(
+        "log.format", "LOG_FORMAT", "text (default) or json: one JSON object per line, with the request id")
+    static let adminAPIKeyFile = Setting(
+        "storesync.adminApiKeyFile", "STORESYNC_ADMIN_API_KEY_FILE",
+        "file holding the admin key (docker secrets, `storesync keygen --into`); STORESYNC_ADMIN_API_KEY wins")
+    static let signingKeyFile = Setting(
+        "storesync.signingKeyFile", "STORESYNC_SIGNING_KEY_FILE",
+        "file holding STORESYNC_SIGNING_KEY's value (`storesync keygen --into`); STORESYNC_SIGNING_KEY wins")
+    static let webhookURL = Setting(
+        "storesync.webhookUrl", "STORESYNC_WEBHOOK_URL", "http(s) URL every event is POSTed to; unset: no webhook")
+    static let webhookSecret = Setting(
+        "storesync.webhookSecret", "STORESYNC_WEBHOOK_SECRET",
+        "HMAC-SHA256 key of the StoreSync-Signature header (>= 16 characters); required with STORESYNC_WEBHOOK_URL")
+    static let metricsHost = Setting(
+        "metrics.host", "METRICS_HOST", "address /metrics listens on when METRICS_PORT is set (default 127.0.0.1)")
+    static let metricsPort = Setting(
+        "metrics.port", "METRICS_PORT", "serve /metrics on this port instead of the API port (unset: on the API port)")
 
     /// Every setting, in the order `--help` lists them.
     public static let all: [Setting] = [
@@ -117,6 +169,10 @@ extension Setting {
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .sandboxInProduction, .sessionIdleSeconds, .transferCooldownSeconds, .verifyReceiptURL,
         .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds, .allowUnverified, .maxBodyBytes,
-        .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries, .logLevel,
+        .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries, .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId,
+        .appStoreAPIPrivateKey, .appStoreAPIURL, .reconcilePerMinute,
+        .httpIdleTimeoutSeconds, .httpMaxConnections, .maxAnonymousBodyBytes, .trustedProxies, .passwordChecks,
+        .databaseStatementTimeoutSeconds, .databaseLockTimeoutSeconds,
+        .logFormat, .adminAPIKeyFile, .signingKeyFile, .webhookURL, .webhookSecret, .metricsHost, .metricsPort,
     ]
 }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Hummingbird
 import NIOCore
@@ -8,7 +9,11 @@ import StoreSyncAPI
 /// its password (`PUT /v1/accounts/current/password`) and its deletion (`DELETE /v1/accounts/current`).
 struct AccountController {
     let accounts: AccountService
+    /// The largest body it reads: the small anonymous limit where it serves sign-up and
+    /// sign-in (anyone may send those), the configured one where it serves a device's routes.
     let maxBodyBytes: Int
+    /// Whose `X-Forwarded-For` names the client address the throttles count by.
+    var trustedProxies = TrustedProxies()
 
     func addRoutes(to group: RouterGroup<StoreSyncRequestContext>) {
         group.post("accounts", use: signUp)
@@ -25,13 +30,18 @@ struct AccountController {
 
     @Sendable func signUp(_ request: Request, context: StoreSyncRequestContext) async throws -> Response {
         let credentials = try await request.decodeJSON(Credentials.self, limit: maxBodyBytes)
-        let session = try await accounts.signUp(credentials)
+        let session = try await accounts.signUp(credentials, clientAddress: clientAddress(of: request, peer: context.remoteAddress))
         return try context.responseEncoder.encode(session, from: request, context: context).with(status: .created)
     }
 
     @Sendable func signIn(_ request: Request, context: StoreSyncRequestContext) async throws -> SessionResponse {
         let credentials = try await request.decodeJSON(Credentials.self, limit: maxBodyBytes)
-        return try await accounts.signIn(credentials, clientAddress: context.remoteAddress?.ipAddress)
+        return try await accounts.signIn(credentials, clientAddress: clientAddress(of: request, peer: context.remoteAddress))
+    }
+
+    /// The TCP peer, or the client a trusted proxy names (``TrustedProxies``).
+    private func clientAddress(of request: Request, peer: SocketAddress?) -> String? {
+        trustedProxies.clientAddress(peer: peer?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor])
     }
 
     @Sendable func signOut(_ request: Request, context: DeviceRequestContext) async throws -> HTTPResponse.Status {
@@ -57,15 +67,21 @@ struct AccountController {
             ? AccountDeletionRequest(password: nil)
             : try await request.decodeJSON(AccountDeletionRequest.self, limit: maxBodyBytes)
         try await accounts.deleteAccount(
-            of: context.device, password: body.password, clientAddress: context.remoteAddress?.ipAddress)
+            of: context.device, password: body.password, clientAddress: clientAddress(of: request, peer: context.remoteAddress))
         return .noContent
     }
 
     @Sendable func changePassword(_ request: Request, context: DeviceRequestContext) async throws -> HTTPResponse.Status {
         let change = try await request.decodeJSON(PasswordChangeRequest.self, limit: maxBodyBytes)
-        try await accounts.changePassword(of: context.device, change, clientAddress: context.remoteAddress?.ipAddress)
+        try await accounts.changePassword(
+            of: context.device, change, clientAddress: clientAddress(of: request, peer: context.remoteAddress))
         return .noContent
     }
+}
+
+extension HTTPField.Name {
+    /// `X-Forwarded-For`: the addresses a request passed through, appended by each proxy.
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }
 
 extension Response {

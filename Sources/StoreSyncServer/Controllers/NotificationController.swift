@@ -6,6 +6,11 @@ struct NotificationController {
     let notifications: NotificationService
     let maxBodyBytes: Int
 
+    /// The largest notification body taken. Anyone may post here, so the limit stays far below
+    /// the device routes'; Apple's signed payloads (three certificate chains, two nested JWS)
+    /// are tens of kilobytes.
+    static let largestNotification = 256 * 1024
+
     /// The answer Apple receives; any 200 means "delivered".
     struct Receipt: ResponseEncodable {
         let status: String

@@ -11,3 +11,8 @@ extension CatalogResponse: ResponseEncodable {}
 extension CatalogProduct: ResponseEncodable {}
 extension PurchaseHistory: ResponseEncodable {}
 extension SigningKeyResponse: ResponseEncodable {}
+extension PurchaseRefreshResponse: ResponseEncodable {}
+extension NotificationRecoveryResponse: ResponseEncodable {}
+extension OrderLookupResponse: ResponseEncodable {}
+extension TestNotificationResponse: ResponseEncodable {}
+extension WebhookDeliveryPage: ResponseEncodable {}

@@ -3,21 +3,19 @@ import Hummingbird
 import Prometheus
 import StoreSyncAPI
 
-/// `GET /v1/signing-key`, `GET /metrics`, `GET /openapi.yaml`.
+/// `GET /v1/signing-key`, `GET /metrics` (unless it has a port of its own), `GET /openapi.yaml`.
 struct ServiceInfoController {
     let snapshots: SnapshotService
-    let metrics: PrometheusCollectorRegistry
+    /// The registry `/metrics` renders on the API port; `nil` when `METRICS_PORT` serves it.
+    let metrics: PrometheusCollectorRegistry?
     let openAPIDocument: Data
 
     func addRoutes(to router: Router<StoreSyncRequestContext>) {
         router.get("v1/signing-key") { _, _ in
             SigningKeyResponse(algorithm: "Ed25519", publicKey: snapshots.publicKey)
         }
-        router.get("metrics") { _, _ in
-            let text = metrics.emitToString()
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: text)))
+        if let metrics {
+            router.get("metrics") { _, _ in MetricsPage.response(metrics) }
         }
         router.get("openapi.yaml") { _, _ in
             Response(

@@ -1,3 +1,5 @@
+import AppStoreVerification
+import Foundation
 import Hummingbird
 import StoreSyncAPI
 
@@ -15,8 +17,9 @@ extension ProblemError {
 
     /// `email-taken` and `weak-password` naming the field, `invalid-credentials` (a wrong
     /// re-checked password names `password`), `unauthorized` for an account deleted meanwhile,
-    /// `not-found`, `invalid-request` for a password change without a password, or
-    /// `rate-limited` with `Retry-After`.
+    /// `not-found`, `invalid-request` for a password change without a password,
+    /// `rate-limited` with `Retry-After`, or `service-unavailable` with `Retry-After` when every
+    /// place for a password hash is taken.
     init(_ error: AccountError) {
         switch error {
         case .emailTaken:
@@ -39,6 +42,10 @@ extension ProblemError {
             self.init(
                 .rateLimited, status: .tooManyRequests, detail: "too many attempts; retry in \(seconds) s",
                 headers: [.retryAfter: String(seconds)])
+        case .busy(let seconds):
+            self.init(
+                .serviceUnavailable, detail: "too many passwords are being checked; retry in \(seconds) s",
+                headers: [.retryAfter: String(seconds)])
         }
     }
 
@@ -60,6 +67,35 @@ extension ProblemError {
             self.init(.receiptRejected, detail: detail, field: "receipt")
         case .receiptVerifierUnavailable:
             self = .serviceUnavailable("Apple's verifyReceipt endpoint did not answer; retry later")
+        }
+    }
+}
+
+extension ProblemError {
+    /// `appstore-api-not-configured` naming the missing settings; for Apple's answers:
+    /// `not-found`, `service-unavailable` with `Retry-After` when Apple limits or fails
+    /// (retryable), `invalid-request` for an id Apple's rules refuse, `appstore-api-error` (502)
+    /// for the rest.
+    init(_ error: AppStoreAPIFailure) {
+        switch error {
+        case .notConfigured(let missing):
+            let names = missing.map(\.environmentName).joined(separator: ", ")
+            self.init(
+                .appStoreAPINotConfigured,
+                detail: "the App Store Server API is not configured: set \(names) (the .p8 key's path)")
+        case .apple(.notFound(let payload)):
+            self.init(.notFound, detail: "the App Store Server API knows no such id (\(payload))")
+        case .apple(.invalidArgument(let detail)):
+            self.init(.invalidRequest, detail: detail)
+        case .apple(.rateLimited(let retryAfter, _)):
+            let seconds = retryAfter.map { max(1, Int($0.timeIntervalSinceNow.rounded(.up))) } ?? 60
+            self.init(
+                .serviceUnavailable, detail: "the App Store Server API is rate limiting; retry in \(seconds) s",
+                headers: [.retryAfter: String(seconds)])
+        case .apple(let failure) where error.isTransient:
+            self.init(.serviceUnavailable, detail: "\(failure); retry later", headers: [.retryAfter: "60"])
+        case .apple(let failure):
+            self.init(.appStoreAPIError, detail: "\(failure)")
         }
     }
 }

@@ -29,6 +29,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return ProblemError(refused)
         case let refused as VerificationError:
             return ProblemError(refused)
+        case let failure as AppStoreAPIFailure:
+            if case .apple = failure {
+                context.logger.warning("App Store Server API call failed", metadata: ["error": "\(failure)"])
+            }
+            return ProblemError(failure)
         case is NIOTooManyBytesError:
             return ProblemError(.payloadTooLarge, status: .contentTooLarge, detail: "the body is too large")
         case let httpError as HTTPError:
@@ -37,6 +42,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             // Text PostgreSQL cannot store: a U+0000 in some field of the request that no rule
             // of ours caught first. The statement failed, so nothing was written.
             return .invalidRequest("a text field holds the NUL character (U+0000), which cannot be stored")
+        case let database as PostgresError where database.code == .lockNotAvailable || database.code == .queryCanceled:
+            // DATABASE_LOCK_TIMEOUT_SECONDS or DATABASE_STATEMENT_TIMEOUT_SECONDS ran out: the
+            // transaction rolled back, so nothing was written; the client may retry.
+            context.logger.warning("database statement timed out", metadata: ["db.sqlstate": "\(database.code)"])
+            return .serviceUnavailable("the database is busy; retry shortly")
         case let database as PostgresError where database.isConnectionError:
             context.logger.warning("database unavailable", metadata: ["error": "\(database.logDescription)"])
             return .serviceUnavailable("the database is unavailable; retry shortly")

@@ -36,19 +36,48 @@ struct NewEvent: Sendable, Hashable {
     }
 }
 
-/// SQL over `events`, the append-only audit trail.
+/// SQL over `events`, the append-only audit trail and the outbox of the outbound webhook.
+///
+/// Every path that records an event appends it here, so every event is queued for the webhook
+/// in the statement that appends it: committed with its cause, rolled back with it.
 struct EventRepository: Sendable {
-    /// Appends events in one statement, in the same database transaction as their cause.
+    /// Whether appended events are queued for delivery to `STORESYNC_WEBHOOK_URL`
+    /// (`webhook_deliveries`); without a webhook nothing is queued.
+    let queuesWebhookDeliveries: Bool
+
+    /// Appends events in one statement, in the same database transaction as their cause, with
+    /// a pending webhook delivery for each when ``queuesWebhookDeliveries``.
     func append(_ events: [NewEvent], on connection: PostgresConnection) async throws {
         guard !events.isEmpty else { return }
         try await connection.execute(
             """
-            INSERT INTO events (account_id, kind, original_transaction_id, transaction_id, from_account_id, to_account_id, reason)
-            SELECT * FROM unnest(
-                \(events.map(\.accountId)), \(events.map(\.kind.rawValue)), \(events.map(\.originalTransactionId)),
-                \(events.map(\.transactionId)), \(events.map(\.fromAccountId)), \(events.map(\.toAccountId)),
-                \(events.map(\.reason)))
+            WITH appended AS (
+                INSERT INTO events (account_id, kind, original_transaction_id, transaction_id, from_account_id, to_account_id, reason)
+                SELECT * FROM unnest(
+                    \(events.map(\.accountId)), \(events.map(\.kind.rawValue)), \(events.map(\.originalTransactionId)),
+                    \(events.map(\.transactionId)), \(events.map(\.fromAccountId)), \(events.map(\.toAccountId)),
+                    \(events.map(\.reason)))
+                RETURNING account_id, event_id
+            )
+            INSERT INTO webhook_deliveries (account_id, event_id)
+            SELECT account_id, event_id FROM appended WHERE \(queuesWebhookDeliveries)
             """)
+    }
+
+    /// Whether the account has an event of this kind about this transaction of the purchase:
+    /// what makes an announced renewal or expiry appear once however often Apple repeats it.
+    func contains(
+        _ kind: NewEvent.Kind, accountId: UUID, originalTransactionId: String, transactionId: String,
+        on connection: PostgresConnection
+    ) async throws -> Bool {
+        !(try await connection.query(
+            """
+            SELECT 1 FROM events
+            WHERE account_id = \(accountId) AND original_transaction_id = \(originalTransactionId)
+              AND kind = \(kind.rawValue) AND transaction_id = \(transactionId)
+            LIMIT 1
+            """
+        ).isEmpty)
     }
 
     /// Every event about a purchase, oldest first.

@@ -19,6 +19,11 @@ struct NotificationRepository: Sendable {
         ).isEmpty)
     }
 
+    /// Whether a notification with this UUID was processed, by any server.
+    func isProcessed(_ uuid: UUID, on connection: PostgresConnection) async throws -> Bool {
+        !(try await connection.query("SELECT 1 FROM notifications WHERE notification_uuid = \(uuid)").isEmpty)
+    }
+
     /// Keeps a signed version for a purchase no account holds yet.
     func storeUnclaimed(
         originalTransactionId: String, kind: UnclaimedKind, signedDate: Date, signedPayload: String,

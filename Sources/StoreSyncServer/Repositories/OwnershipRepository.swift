@@ -121,6 +121,16 @@ struct OwnershipRepository: Sendable {
             on: connection)
     }
 
+    /// The environment the purchase was first seen in, if the server knows it.
+    func environment(of originalTransactionId: String, on connection: PostgresConnection) async throws
+        -> AppStoreEnvironment?
+    {
+        guard let row = try await connection.query(
+            "SELECT environment FROM purchase_owners WHERE original_transaction_id = \(originalTransactionId)"
+        ).first else { return nil }
+        return try TransactionRow.column("environment", try row.decode(String.self))
+    }
+
     func owner(of originalTransactionId: String, on connection: PostgresConnection) async throws -> PurchaseOwner? {
         try await connection.query(
             """

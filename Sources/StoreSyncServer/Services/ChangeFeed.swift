@@ -15,6 +15,7 @@ final class ChangeFeed: Service, Sendable {
     static let accountsChannel = "storesync_accounts"
     static let sessionsChannel = "storesync_sessions"
     static let catalogChannel = "storesync_catalog"
+    static let webhooksChannel = "storesync_webhooks"
 
     /// How changes reach this instance.
     enum Source: Sendable {
@@ -39,13 +40,16 @@ final class ChangeFeed: Service, Sendable {
         let snapshots: SnapshotService
         let sessions: SessionCache
         let catalog: CatalogService
+        /// Woken when a webhook delivery is queued or retried; `nil` without a webhook.
+        var webhooks: WebhookDeliveryService? = nil
     }
 
     /// A feed that listens for notifications on `database`, a direct connection.
     init(database: PostgresConfiguration, logger: Logger) throws {
         source = .listening(
             try PostgresListener(
-                configuration: database, channels: [Self.accountsChannel, Self.sessionsChannel, Self.catalogChannel],
+                configuration: database,
+                channels: [Self.accountsChannel, Self.sessionsChannel, Self.catalogChannel, Self.webhooksChannel],
                 logger: logger))
         self.logger = logger
     }
@@ -113,6 +117,7 @@ final class ChangeFeed: Service, Sendable {
                 subscribers.snapshots.invalidateAll()
                 subscribers.sessions.invalidateAll()
                 await reloadCatalog(subscribers.catalog, reason: "reconnect")
+                subscribers.webhooks?.wake()
                 setLive(true)
                 logger.debug("change feed live")
             case .disconnected:
@@ -128,6 +133,8 @@ final class ChangeFeed: Service, Sendable {
                 if let hash = Data(hexString: payload) { subscribers.sessions.invalidate(tokenHash: hash) }
             case .notification(Self.catalogChannel, _):
                 await reloadCatalog(subscribers.catalog, reason: "change")
+            case .notification(Self.webhooksChannel, _):
+                subscribers.webhooks?.wake()
             case .notification:
                 continue
             }

@@ -23,18 +23,19 @@ struct LookupService: Sendable {
     private let accounts = AccountRepository()
     private let transactions = TransactionRepository()
     private let ownership = OwnershipRepository()
-    private let events = EventRepository()
+    private let events: EventRepository
 
     /// - Parameters:
     ///   - concurrentLoads: Lookup statements in flight at once (on each server); concurrent
     ///     cache misses beyond them wait and share the next statement.
     ///   - standby: A hot standby's pool, its monitor and how far behind it may answer.
     init(
-        pool: ConnectionPool, catalog: CatalogService, snapshots: SnapshotService, concurrentLoads: Int,
-        standby: (pool: ConnectionPool, monitor: StandbyMonitor, maxLag: Duration)? = nil,
+        pool: ConnectionPool, catalog: CatalogService, snapshots: SnapshotService, events: EventRepository,
+        concurrentLoads: Int, standby: (pool: ConnectionPool, monitor: StandbyMonitor, maxLag: Duration)? = nil,
         now: @escaping @Sendable () -> Date
     ) {
         self.pool = pool
+        self.events = events
         self.catalog = catalog
         self.snapshots = snapshots
         self.now = now

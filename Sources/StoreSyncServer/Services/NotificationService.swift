@@ -1,6 +1,7 @@
 import AppStoreVerification
 import Foundation
 import Logging
+import Metrics
 import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncCore
@@ -14,10 +15,11 @@ struct NotificationService: Sendable {
     /// Which environments' notifications take effect (the rule uploads follow too).
     let environments: EnvironmentRule
     let snapshots: SnapshotService
+    let events: EventRepository
     let logger: Logger
 
     /// What became of a notification.
-    enum Outcome: String, Sendable {
+    enum Outcome: String, Sendable, CaseIterable {
         case processed
         case duplicate
         case unclaimed
@@ -27,13 +29,15 @@ struct NotificationService: Sendable {
         case refused
     }
 
-    private let accounts = AccountRepository()
-    private let transactions = TransactionRepository()
-    private let renewals = RenewalInfoRepository()
-    private let ownership = OwnershipRepository()
-    private let events = EventRepository()
     private let notifications = NotificationRepository()
+    /// Writes Apple's versions with this server's event repository (which queues webhooks).
+    private var writer: AppleVersionsWriter { AppleVersionsWriter(events: events) }
 
+    /// Verifies a notification Apple posted, then processes it.
+    ///
+    /// - Parameter request: The posted `{signedPayload}`.
+    /// - Returns: What became of it.
+    /// - Throws: ``VerificationError/refused(field:detail:)`` when the payload does not verify.
     func receive(_ request: NotificationRequest) async throws -> Outcome {
         let verified: VerifiedNotification
         do {
@@ -41,6 +45,16 @@ struct NotificationService: Sendable {
         } catch {
             throw VerificationError.refused(field: "signedPayload", detail: "the notification was refused: \(error)")
         }
+        return try await process(verified)
+    }
+
+    /// Processes a verified notification — one Apple posted, or one recovered from its
+    /// notification history — once per notificationUUID: a UUID already processed changes
+    /// nothing and answers ``Outcome/duplicate``.
+    ///
+    /// - Parameter verified: The notification, verified by the verifier of its environment.
+    /// - Returns: What became of it.
+    func process(_ verified: VerifiedNotification) async throws -> Outcome {
         let payload = verified.payload
         var metadata: Logger.Metadata = [
             "appstore.notification_type": "\(payload.notificationType.rawValue)",
@@ -54,6 +68,10 @@ struct NotificationService: Sendable {
             logger.info("notification \(Outcome.refused.rawValue): \(refusal)", metadata: metadata)
             return .refused
         }
+        if let environment = record?.environment ?? renewal?.environment, let refusal = environments.refusal(of: environment) {
+            logger.info("notification \(Outcome.refused.rawValue): \(refusal)", metadata: metadata)
+            return .refused
+        }
 
         let (outcome, changed) = try await pool.withRetryingTransaction { connection in
             guard try await notifications.markProcessed(
@@ -62,88 +80,22 @@ struct NotificationService: Sendable {
                 on: connection)
             else { return (Outcome.duplicate, [UUID: Int64]()) }
             guard let chain else { return (Outcome.informational, [UUID: Int64]()) }
-            return try await apply(
-                record: record, renewal: renewal, chain: chain, type: payload.notificationType, verified: verified,
-                on: connection)
+            let versions = AppleVersions(
+                originalTransactionId: chain, transactions: record.map { [$0] } ?? [], renewalInfo: renewal,
+                source: .notification(payload.notificationType))
+            let applied = try await writer.write(versions, on: connection)
+            return (applied.isUnclaimed ? Outcome.unclaimed : .processed, applied.changedAccounts)
         }
         snapshots.invalidate(changed)
-        logger.info("notification \(outcome.rawValue)", metadata: metadata)
+        Counter(
+            label: "storesync_appstore_notifications_total",
+            dimensions: [("type", payload.notificationType.rawValue), ("outcome", outcome.rawValue)]
+        ).increment()
+        if payload.notificationType == .test, outcome != .duplicate {
+            logger.notice("App Store test notification received", metadata: metadata)
+        } else {
+            logger.info("notification \(outcome.rawValue)", metadata: metadata)
+        }
         return outcome
-    }
-
-    private func apply(
-        record: TransactionRecord?, renewal: RenewalInfo?, chain: String, type: NotificationType,
-        verified: VerifiedNotification, on connection: PostgresConnection
-    ) async throws -> (Outcome, [UUID: Int64]) {
-        let environment = record?.environment ?? renewal?.environment ?? .production
-        try await ownership.insertMissing([(chain, environment, owner: nil)], on: connection)
-        let owner = try await ownership.lockOwners([chain], on: connection)[chain]
-        var holders = try await transactions.holders(of: chain, on: connection)
-        var newEvents: [NewEvent] = []
-        if holders.isEmpty {
-            guard let token = record?.appAccountToken,
-                let account = try await accounts.accounts(byAppAccountTokens: [token], on: connection)[token]
-            else {
-                try await keepUnclaimed(verified, chain: chain, on: connection)
-                return (.unclaimed, [:])
-            }
-            if owner?.accountId != account {
-                try await ownership.setOwner(chain, to: account, boundByToken: true, on: connection)
-                newEvents.append(NewEvent(
-                    accountId: account, kind: .purchaseClaimed, originalTransactionId: chain, toAccountId: account,
-                    reason: "a Server Notification for a purchase whose appAccountToken names this account"))
-            }
-            holders = [account]
-        }
-
-        var changedHolders: Set<UUID> = []
-        for holder in holders {
-            _ = try await accounts.lockVersion(holder, on: connection)
-            let before = Ledger(records: try await transactions.chain(chain, of: holder, on: connection))
-            var holderChanged = !newEvents.filter { $0.accountId == holder }.isEmpty
-            if let record {
-                let inserted = try await transactions.insert([(holder, record)], on: connection)
-                if !inserted.isEmpty {
-                    holderChanged = true
-                    if type == .didRenew {
-                        newEvents.append(NewEvent(
-                            accountId: holder, kind: .renewed, originalTransactionId: chain,
-                            transactionId: record.transactionId, reason: "DID_RENEW from the App Store"))
-                    }
-                }
-            }
-            if let renewal {
-                let current = try await renewals.renewalInfo(of: holder, chain: chain, on: connection)
-                var merged = Ledger(records: [], renewalInfos: current.map { [$0] } ?? [])
-                if merged.merge(renewal) != MergeOutcome.unchanged {
-                    try await renewals.store(renewal, for: holder, on: connection)
-                    holderChanged = true
-                }
-            }
-            if type == .expired || type == .gracePeriodExpired {
-                newEvents.append(NewEvent(
-                    accountId: holder, kind: .expired, originalTransactionId: chain, transactionId: record?.transactionId,
-                    reason: "\(type.rawValue) from the App Store"))
-            }
-            let after = Ledger(records: try await transactions.chain(chain, of: holder, on: connection))
-            newEvents += SyncTransaction.revocationEvents(account: holder, before: before, after: after)
-            if holderChanged { changedHolders.insert(holder) }
-        }
-        try await events.append(newEvents, on: connection)
-        return (.processed, try await accounts.bumpVersions(changedHolders, on: connection))
-    }
-
-    /// Keeps the signed versions until an account presents the purchase.
-    private func keepUnclaimed(_ verified: VerifiedNotification, chain: String, on connection: PostgresConnection) async throws {
-        if let transaction = verified.transaction {
-            try await notifications.storeUnclaimed(
-                originalTransactionId: chain, kind: .transaction, signedDate: transaction.record.signedDate,
-                signedPayload: transaction.record.signedTransaction ?? "", on: connection)
-        }
-        if let renewal = verified.renewalInfo, let jws = renewal.renewalInfo.signedRenewalInfo {
-            try await notifications.storeUnclaimed(
-                originalTransactionId: chain, kind: .renewalInfo, signedDate: renewal.renewalInfo.signedDate,
-                signedPayload: jws, on: connection)
-        }
     }
 }

@@ -38,12 +38,24 @@ final class Scenario {
         database: PostgresConfiguration? = nil,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }, _ body: (Scenario) async throws -> Void
     ) async throws {
-        // Every simulated device signs in from 127.0.0.1: the per-address login limit is for
-        // real clients, not for a test that signs in dozens of devices from one address.
         try await withLiveServer(database: database, configure: { settings in
-            settings.loginLimits.attemptsPerAddress = 100_000
+            allowManySignIns(&settings)
             configure(&settings)
         }) { server in try await body(Scenario(server: server)) }
+    }
+
+    /// The same cast on another server over the same database (a restart): the accounts carry
+    /// over; the devices do not, since they were pinned to the stopped server's key.
+    func restarted(on server: TestServer) -> Scenario {
+        let scenario = Scenario(server: server)
+        scenario.accounts = accounts
+        return scenario
+    }
+
+    /// Every simulated device signs in from 127.0.0.1: the per-address login limit is for real
+    /// clients, not for a test that signs in dozens of devices from one address.
+    static func allowManySignIns(_ settings: inout ServerConfiguration) {
+        settings.loginLimits.attemptsPerAddress = 100_000
     }
 
     /// Signs up the named accounts.

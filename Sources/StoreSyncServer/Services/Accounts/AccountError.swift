@@ -18,4 +18,7 @@ enum AccountError: Error, Equatable {
     /// Too many attempts for this email or from this address; the next may come after this
     /// many seconds.
     case rateLimited(retryAfterSeconds: Int)
+    /// Every place for a password hash is taken (``PasswordHasher``); the attempt was not
+    /// counted and may come again after this many seconds.
+    case busy(retryAfterSeconds: Int)
 }

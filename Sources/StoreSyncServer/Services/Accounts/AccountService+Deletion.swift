@@ -22,7 +22,6 @@ extension AccountService {
     /// - Throws: ``AccountError/accountDeleted`` when it is deleted already.
     func delete(_ accountId: UUID, reason: String) async throws {
         let deletion = AccountDeletionRepository()
-        let events = EventRepository()
         let now = now()
         let (version, ended, released) = try await pool.withRetryingTransaction { connection in
             guard let version = try await accounts.lockForDeletion(accountId, on: connection) else {

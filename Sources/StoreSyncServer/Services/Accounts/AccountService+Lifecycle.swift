@@ -83,15 +83,10 @@ extension AccountService {
             throw RequestError.invalid(field: "password", detail: "the account's password is required")
         }
         let key = CredentialRules.normalize(email: email)
-        let now = now()
-        if let wait = throttle.retryAfter(email: key, address: clientAddress, now: now) {
-            throw AccountError.rateLimited(retryAfterSeconds: wait)
-        }
-        throttle.recordAttempt(address: clientAddress, now: now)
-        guard try await hasher.verify(password, against: hash) else {
-            throttle.recordFailure(email: key, now: now)
-            throw AccountError.wrongPassword
-        }
-        throttle.reset(email: key)
+        try CredentialRules.checkSignInSizes(email: key, password: password)
+        try hasher.ensureRoom()
+        try await throttle.reserveSignIn(email: key, address: clientAddress, now: now())
+        guard try await hasher.verify(password, against: hash) else { throw AccountError.wrongPassword }
+        try await throttle.forgetFailures(email: key)
     }
 }

@@ -16,14 +16,17 @@ struct AccountService: Sendable {
     let snapshots: SnapshotService
     /// A session unused this long is over.
     let sessionIdle: TimeInterval
+    /// Appends the deletion's events (and queues their webhook deliveries).
+    let events: EventRepository
     let now: @Sendable () -> Date
     let logger: Logger
 
     let accounts = AccountRepository()
     let sessions = SessionRepository()
 
-    /// Creates an account and signs the device in.
-    func signUp(_ credentials: Credentials) async throws -> SessionResponse {
+    /// Creates an account and signs the device in; attempts are throttled per client address
+    /// (``admittedPasswordHash(_:clientAddress:)``).
+    func signUp(_ credentials: Credentials, clientAddress: String?) async throws -> SessionResponse {
         let email = CredentialRules.normalize(email: credentials.email)
         if let problem = CredentialRules.problem(withEmail: email) { throw RequestError.invalid(field: "email", detail: problem) }
         if let problem = CredentialRules.problem(withPassword: credentials.password, email: email) {
@@ -33,7 +36,8 @@ struct AccountService: Sendable {
         let now = now()
         let account = AccountRecord(
             accountId: UUID(), email: credentials.email.trimmingCharacters(in: .whitespacesAndNewlines),
-            passwordHash: try await hasher.hash(credentials.password), appAccountToken: UUID())
+            passwordHash: try await admittedPasswordHash(credentials.password, clientAddress: clientAddress),
+            appAccountToken: UUID())
         let session: SessionResponse
         do {
             session = try await pool.withTransaction { connection in
@@ -48,21 +52,12 @@ struct AccountService: Sendable {
     }
 
     /// Signs a device in. An unknown email and a wrong password get the same answer in the
-    /// same time; attempts are throttled per email and per client address.
+    /// same time; attempts are throttled per email and per client address (``authenticate(email:password:clientAddress:)``).
     func signIn(_ credentials: Credentials, clientAddress: String?) async throws -> SessionResponse {
         let email = CredentialRules.normalize(email: credentials.email)
-        let now = now()
-        if let wait = throttle.retryAfter(email: email, address: clientAddress, now: now) {
-            throw AccountError.rateLimited(retryAfterSeconds: wait)
-        }
-        throttle.recordAttempt(address: clientAddress, now: now)
         let deviceName = try Self.validated(deviceName: credentials.deviceName)
-        let account = try await pool.withConnection { try await accounts.find(normalizedEmail: email, on: $0) }
-        guard try await hasher.verify(credentials.password, against: account?.passwordHash), let account else {
-            throttle.recordFailure(email: email, now: now)
-            throw AccountError.invalidCredentials
-        }
-        throttle.reset(email: email)
+        let account = try await authenticate(email: email, password: credentials.password, clientAddress: clientAddress)
+        let now = now()
         return try await pool.withTransaction { connection in
             var deviceId = UUID()
             if let requested = credentials.deviceId,

@@ -7,10 +7,16 @@ enum CredentialRules {
         email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
+    /// The longest email: RFC 5321 limits a forward path to 256 bytes, two of them the angle
+    /// brackets around the address.
+    static let maxEmailBytes = 254
+    /// The longest password: bcrypt reads no further.
+    static let maxPasswordBytes = 72
+
     /// Why the email is not acceptable, if it is not.
     static func problem(withEmail email: String) -> String? {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.utf8.count <= 320, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+        guard email.utf8.count <= maxEmailBytes, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
             !email.contains(where: { $0.isWhitespace || $0.isNewline }), !containsControlCharacter(email)
         else { return "enter an email address such as name@example.com" }
@@ -24,7 +30,7 @@ enum CredentialRules {
     static func problem(withPassword password: String, email: String) -> String? {
         if password.utf8.contains(0) { return "the password must not contain the NUL character (U+0000)" }
         if password.count < 10 { return "the password needs at least 10 characters" }
-        if password.utf8.count > 72 { return "the password may have at most 72 bytes (bcrypt's limit)" }
+        if password.utf8.count > maxPasswordBytes { return "the password may have at most 72 bytes (bcrypt's limit)" }
         if Set(password).count < 4 { return "the password needs at least 4 different characters" }
         if password.lowercased() == email { return "the password must not be the email" }
         return nil
@@ -41,6 +47,20 @@ enum CredentialRules {
         }
         if containsControlCharacter(name) { return "deviceName must not contain control characters" }
         return nil
+    }
+
+    /// Refuses sign-in fields no account can have — an email or a password longer than sign-up
+    /// accepts — before anything is counted, looked up or hashed. The sizes alone say nothing
+    /// about which accounts exist.
+    ///
+    /// - Throws: ``RequestError/invalid(field:detail:)`` naming the field.
+    static func checkSignInSizes(email: String, password: String) throws {
+        if email.utf8.count > maxEmailBytes {
+            throw RequestError.invalid(field: "email", detail: "email may have at most \(maxEmailBytes) bytes")
+        }
+        if password.utf8.count > maxPasswordBytes {
+            throw RequestError.invalid(field: "password", detail: "password may have at most \(maxPasswordBytes) bytes")
+        }
     }
 
     /// Whether text holds a control character (U+0000–U+001F, U+007F–U+009F): never part of an

@@ -1,63 +1,81 @@
+import Crypto
 import Foundation
-import NIOConcurrencyHelpers
+import PostgresLibPQ
 
-/// Limits sign-in attempts per email (failures) and per client address (all attempts) in a
-/// sliding window, per server instance.
-final class LoginThrottle: Sendable {
-    private let limits: LoginLimits
-    private let attempts = NIOLockedValueBox<[String: [Date]]>([:])
-    /// Bounds memory under a flood of distinct keys.
-    private let maxKeys = 100_000
+/// Limits sign-in and sign-up attempts in sliding windows kept in PostgreSQL, so every
+/// instance behind a load balancer counts the same attempts and a restart forgets none.
+///
+/// Sign-in counts every attempt per client address and the failures per email; sign-up counts
+/// every attempt per client address. An attempt is reserved before any password is hashed: the
+/// key's row is locked, the window decided and the attempt written in one transaction, so a
+/// burst of concurrent guesses — on one instance or many — gets no more than the limit. The
+/// process keeps nothing per key; the table holds at most one row per key seen in the last
+/// window (each reservation deletes some expired rows).
+struct LoginThrottle: Sendable {
+    let pool: ConnectionPool
+    let limits: LoginLimits
+    private let repository = LoginThrottleRepository()
 
-    init(limits: LoginLimits) {
+    /// Expired rows each reservation deletes: more than the two rows a sign-in may add.
+    private static let pruneBatch = 50
+
+    init(pool: ConnectionPool, limits: LoginLimits) {
+        self.pool = pool
         self.limits = limits
     }
 
-    /// Seconds to wait before another attempt is allowed, or `nil` when one may go ahead.
-    func retryAfter(email: String, address: String?, now: Date) -> Int? {
-        attempts.withLockedValue { state in
-            let waits = [
-                wait(for: "email:\(email)", limit: limits.failuresPerEmail, in: &state, now: now),
-                address.flatMap { wait(for: "address:\($0)", limit: limits.attemptsPerAddress, in: &state, now: now) },
-            ]
-            return waits.compactMap { $0 }.max()
+    /// Reserves a sign-in attempt: one from the address, then one failure for the email (a
+    /// successful sign-in gives it back with ``forgetFailures(email:)``).
+    ///
+    /// - Throws: ``AccountError/rateLimited(retryAfterSeconds:)`` when either window is full
+    ///   (a refused attempt is not counted), or a database error.
+    func reserveSignIn(email: String, address: String?, now: Date) async throws {
+        if let address {
+            try await reserve(.signInAddress, key: address, limit: limits.attemptsPerAddress, now: now)
         }
+        try await reserve(.signInEmail, key: email, limit: limits.failuresPerEmail, now: now)
     }
 
-    /// Counts one attempt from an address.
-    func recordAttempt(address: String?, now: Date) {
+    /// Reserves a sign-up attempt from the address.
+    ///
+    /// - Throws: ``AccountError/rateLimited(retryAfterSeconds:)`` when the window is full, or a
+    ///   database error.
+    func reserveSignUp(address: String?, now: Date) async throws {
         guard let address else { return }
-        record("address:\(address)", now: now)
+        try await reserve(.signUpAddress, key: address, limit: limits.signUpsPerAddress, now: now)
     }
 
-    /// Counts one failed attempt for an email.
-    func recordFailure(email: String, now: Date) {
-        record("email:\(email)", now: now)
-    }
-
-    /// A successful sign-in forgets the email's failures.
-    func reset(email: String) {
-        attempts.withLockedValue { $0["email:\(email)"] = nil }
-    }
-
-    private func record(_ key: String, now: Date) {
-        attempts.withLockedValue { state in
-            if state.count >= maxKeys, state[key] == nil { makeRoom(&state, now: now) }
-            state[key, default: []].append(now)
+    /// Forgets the email's failures after a successful sign-in.
+    func forgetFailures(email: String) async throws {
+        try await pool.withConnection { connection in
+            try await repository.delete(scope: Scope.signInEmail.rawValue, key: Scope.signInEmail.digest(email), on: connection)
         }
     }
 
-    private func wait(for key: String, limit: Int, in state: inout [String: [Date]], now: Date) -> Int? {
-        let recent = (state[key] ?? []).filter { now.timeIntervalSince($0) < TimeInterval(limits.windowSeconds) }
-        state[key] = recent.isEmpty ? nil : recent
-        guard recent.count >= limit, let oldest = recent.first else { return nil }
-        return max(1, Int((TimeInterval(limits.windowSeconds) - now.timeIntervalSince(oldest)).rounded(.up)))
+    private enum Scope: String {
+        case signInEmail = "sign-in-email"
+        case signInAddress = "sign-in-address"
+        case signUpAddress = "sign-up-address"
+
+        /// The stored key: a fixed 32 bytes however long the input, and never an email in clear.
+        func digest(_ key: String) -> Data {
+            Data(SHA256.hash(data: Data(key.utf8)))
+        }
     }
 
-    /// Drops keys whose attempts all left the window; if the table is still full (a flood
-    /// of distinct keys inside one window), drops a quarter of it rather than grow without bound.
-    private func makeRoom(_ state: inout [String: [Date]], now: Date) {
-        state = state.filter { _, dates in dates.last.map { now.timeIntervalSince($0) < TimeInterval(limits.windowSeconds) } ?? false }
-        while state.count >= maxKeys * 3 / 4 { state.remove(at: state.startIndex) }
+    private func reserve(_ scope: Scope, key: String, limit: Int, now: Date) async throws {
+        let window = ThrottleWindow(limit: limit, seconds: limits.windowSeconds)
+        let digest = scope.digest(key)
+        let decision = try await pool.withTransaction { connection in
+            let recorded = try await repository.lockedAttempts(scope: scope.rawValue, key: digest, now: now, on: connection)
+            let decision = window.decide(recorded: recorded, now: now)
+            if case .granted(let kept) = decision {
+                try await repository.store(
+                    attempts: kept, expiresAt: window.expiry(of: kept), scope: scope.rawValue, key: digest, on: connection)
+            }
+            try await repository.deleteExpired(before: now, limit: Self.pruneBatch, on: connection)
+            return decision
+        }
+        if case .refused(let seconds) = decision { throw AccountError.rateLimited(retryAfterSeconds: seconds) }
     }
 }

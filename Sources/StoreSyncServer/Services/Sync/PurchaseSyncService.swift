@@ -15,6 +15,7 @@ struct PurchaseSyncService: Sendable {
     let catalog: CatalogService
     let snapshots: SnapshotService
     let rules: OwnershipRules
+    let events: EventRepository
     let maxRestoreEntries: Int
     let now: @Sendable () -> Date
     let logger: Logger
@@ -121,7 +122,8 @@ struct PurchaseSyncService: Sendable {
         let chains = SyncTransaction.chains(of: items)
         let (verdicts, written) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
             let transaction = SyncTransaction(
-                connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now)
+                connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
+                events: events)
             let before = try await transaction.lockAccount(startingFrom: read)
             let decided = try await transaction.decide(chains, before: before.ledger)
             var plan = transaction.plan(chains, decided: decided, before: before.ledger)

@@ -16,12 +16,13 @@ struct SyncTransaction {
     let rules: OwnershipRules
     let catalog: Catalog
     let now: Date
+    /// Appends events (and queues their webhook deliveries) in this transaction.
+    let events: EventRepository
 
     let accounts = AccountRepository()
     let transactions = TransactionRepository()
     let renewals = RenewalInfoRepository()
     let ownership = OwnershipRepository()
-    let events = EventRepository()
     let notifications = NotificationRepository()
 
     /// Where each presented purchase goes, and what deciding it found and wrote.

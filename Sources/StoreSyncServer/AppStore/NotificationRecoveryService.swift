@@ -1,0 +1,106 @@
+import AppStoreVerification
+import Foundation
+import Logging
+import PostgresLibPQ
+import StoreSyncAPI
+import StoreSyncCore
+
+/// Replays notifications the server missed — sent while it was down, or given up on by Apple —
+/// from the App Store Server API's notification history through the notification path
+/// (``NotificationService/process(_:)``), so each is processed once whichever way it arrives.
+///
+/// A pass per environment reads from where the last complete pass ended (an hour earlier:
+/// Apple may list a notification a little after signing it), or, the first time, from the
+/// start of Apple's history, and records its end in PostgreSQL. Without a start given, only the
+/// notifications Apple could not deliver are asked for; with one (after restoring a database
+/// backup, say), every notification from then on. Items that fail verification never reach the
+/// database: the client logs and skips them.
+struct NotificationRecoveryService: Sendable {
+    let pool: ConnectionPool
+    let apple: AppStoreAPIClients
+    let notifications: NotificationService
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    private let recoveries = NotificationRecoveryRepository()
+
+    /// How far back a pass may start: Apple keeps 180 days of history; a day less leaves room
+    /// for the request to arrive before the start falls out of it.
+    static let historyWindow: TimeInterval = 179 * 86_400
+    /// How much of the span before the last pass's end a pass reads again.
+    static let overlap: TimeInterval = 3_600
+
+    /// Runs a pass per environment the server takes.
+    ///
+    /// - Parameter since: Replay every notification signed from then on; `nil`: the undelivered
+    ///   ones since the last pass.
+    /// - Returns: What each pass read and what became of it.
+    /// - Throws: ``RequestError`` for a `since` outside Apple's history, ``AppStoreAPIFailure``.
+    func recover(since: Date?) async throws -> NotificationRecoveryResponse {
+        let clients = try apple.configured()
+        let until = now()
+        let earliest = until.addingTimeInterval(-Self.historyWindow)
+        if let since {
+            guard since >= earliest else {
+                throw RequestError.invalid(field: "since", detail: "since must be within the last 179 days: Apple keeps 180 days of history")
+            }
+            guard since < until else { throw RequestError.invalid(field: "since", detail: "since must be in the past") }
+        }
+        var passes: [NotificationRecoveryResponse.Pass] = []
+        for client in clients {
+            passes.append(try await pass(client, since: since, until: until, earliest: earliest))
+        }
+        return NotificationRecoveryResponse(passes: passes)
+    }
+
+    /// The pass a server runs in the background as it starts; failures are logged, never thrown.
+    func recoverOnStart() async {
+        guard !apple.clients.isEmpty else { return }
+        do {
+            _ = try await recover(since: nil)
+        } catch is CancellationError {
+            return
+        } catch {
+            logger.warning("notification recovery at start failed; POST /v1/admin/notifications/recover retries it",
+                metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func pass(_ client: AppStoreServerAPIClient, since: Date?, until: Date, earliest: Date) async throws
+        -> NotificationRecoveryResponse.Pass
+    {
+        let environment = client.configuration.environment
+        var start = since ?? earliest
+        if since == nil, let mark = try await pool.withConnection({ try await recoveries.recoveredThrough(environment, on: $0) }) {
+            start = max(earliest, mark.addingTimeInterval(-Self.overlap))
+        }
+        var outcomes: [String: Int] = [:]
+        var skipped = 0
+        if start < until {
+            let query = AppStoreNotificationHistoryQuery(startDate: start, endDate: until, onlyFailures: since == nil)
+            var token: String?
+            repeat {
+                try Task.checkCancellation()
+                let page: AppStoreNotificationHistory
+                do {
+                    page = try await client.notificationHistoryPage(query, paginationToken: token)
+                } catch {
+                    throw AppStoreAPIFailure.apple(error)
+                }
+                skipped += page.skipped.count
+                for item in page.items {
+                    outcomes[try await notifications.process(item.notification).rawValue, default: 0] += 1
+                }
+                token = page.hasMore ? page.paginationToken : nil
+            } while token != nil
+        }
+        try await pool.withConnection { try await recoveries.advance(environment, to: until, on: $0) }
+        logger.info(
+            "App Store notification history recovered",
+            metadata: [
+                "appstore.environment": "\(environment.appleName)", "storesync.since": "\(start)",
+                "storesync.outcomes": "\(outcomes)", "appstore.skipped_items": "\(skipped)",
+            ])
+        return .init(environment: environment, since: start, until: until, outcomes: outcomes, skippedItems: skipped)
+    }
+}

@@ -1,0 +1,79 @@
+public import Configuration
+public import Foundation
+import StoreSyncCore
+
+extension ServerConfiguration {
+    /// The rules of the operations settings: the webhook needs a secret and a usable URL, and
+    /// `/metrics` needs a port of its own.
+    func validateOperations() throws(ConfigurationError) {
+        if let webhookURL {
+            guard let scheme = webhookURL.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                let host = webhookURL.host, !host.isEmpty
+            else { throw .invalid(.webhookURL, "expected an http(s) URL with a host, got '\(webhookURL)'") }
+            if webhookURL.user != nil || webhookURL.password != nil {
+                throw .invalid(.webhookURL, "credentials in the URL would be logged; authenticate by the signature")
+            }
+            guard let webhookSecret else { throw .missing(.webhookSecret) }
+            if webhookSecret.utf8.count < 16 { throw .invalid(.webhookSecret, "use at least 16 characters") }
+        }
+        if let metricsPort, metricsPort == httpPort, metricsPort != 0 {
+            throw .invalid(.metricsPort, "must differ from HTTP_PORT (\(httpPort))")
+        }
+    }
+}
+
+extension ServerConfiguration {
+    /// Reads the log format, the webhook and the metrics listener.
+    mutating func readOperations(_ settings: SettingReader) throws(ConfigurationError) {
+        logFormat = try Self.logFormat(settings)
+        webhookURL = try settings.url(.webhookURL)
+        webhookSecret = settings.optional(.webhookSecret, isSecret: true)
+        metricsPort = try settings.integer(.metricsPort, in: 0...65_535)
+        if let host = settings.optional(.metricsHost) {
+            guard metricsPort != nil else { throw .invalid(.metricsHost, "set METRICS_PORT too, or unset METRICS_HOST") }
+            metricsHost = host
+        }
+    }
+
+    /// `LOG_FORMAT` alone: the executable installs its log handler before anything else is read.
+    ///
+    /// - Parameter reader: The configuration.
+    /// - Returns: The format; `.text` when unset.
+    /// - Throws: ``ConfigurationError`` for a value that is neither `text` nor `json`.
+    public static func logFormat(reader: ConfigReader) throws(ConfigurationError) -> LogFormat {
+        try logFormat(SettingReader(reader: reader))
+    }
+
+    private static func logFormat(_ settings: SettingReader) throws(ConfigurationError) -> LogFormat {
+        guard let text = settings.optional(.logFormat) else { return .text }
+        guard let format = LogFormat(rawValue: text.lowercased()) else {
+            throw .invalid(.logFormat, "expected text or json, got '\(text)'")
+        }
+        return format
+    }
+}
+
+extension ServerConfiguration {
+    /// Where a probe on this host reaches the server these settings describe: `HTTP_HOST` and
+    /// `HTTP_PORT` as `serve` reads them, an all-addresses host (`0.0.0.0`, `::`) asked on
+    /// loopback. Only these two settings are read, so `storesync health` needs no others.
+    ///
+    /// - Parameter reader: The configuration.
+    /// - Returns: The base URL, e.g. `http://127.0.0.1:8080`.
+    /// - Throws: ``ConfigurationError`` for a port that is not a number from 1 to 65535.
+    public static func probeURL(reader: ConfigReader) throws(ConfigurationError) -> URL {
+        let settings = SettingReader(reader: reader)
+        let defaults = ServerConfiguration(bundleId: "", environment: .sandbox)
+        let port = try settings.integer(.httpPort, in: 1...65_535) ?? defaults.httpPort
+        let host = switch settings.optional(.httpHost) ?? defaults.httpHost {
+        case "0.0.0.0": "127.0.0.1"
+        case "::", "[::]": "[::1]"
+        case let named where named.contains(":") && !named.hasPrefix("["): "[\(named)]"
+        case let named: named
+        }
+        guard let url = URL(string: "http://\(host):\(port)") else {
+            throw .invalid(.httpHost, "'\(host)' is not a host name or address")
+        }
+        return url
+    }
+}
