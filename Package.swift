@@ -208,6 +208,7 @@ let package = Package(
         .executableTarget(
             name: "StoreSyncDemo",
             dependencies: [
+                "AppStoreVerification",
                 "StoreSyncAPI",
                 "StoreSyncClient",
                 "StoreSyncCore",
@@ -309,7 +310,8 @@ let package = Package(
         .testTarget(
             name: "storesyncTests",
             dependencies: [
-                "storesync", "PostgresLibPQ", "PostgresLibPQTesting", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting",
+                "storesync", "StoreSyncDemo", "PostgresLibPQ", "PostgresLibPQTesting", "StoreSyncAPI", "StoreSyncCore",
+                "StoreSyncTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
