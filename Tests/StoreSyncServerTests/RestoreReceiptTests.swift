@@ -217,12 +217,9 @@ import Testing
         let id = TestPurchases.nextId()
         try await withReceiptServer(reply: Self.sandboxReceipt([Self.lifetimeEntry(id)])) { server, _ in
             let account = try await server.signUp()
-            let purchase = TestPurchases.record(id: id, purchased: server.clock.now().addingTimeInterval(-3600))
-            _ = try await server.buy(purchase, token: account.token)
-            var refunded = purchase
-            refunded.revocationDate = server.clock.now()
-            refunded.revocationReason = .other
-            refunded.signedDate = server.clock.now()
+            let now = server.clock.now()
+            _ = try await server.buy(TestPurchases.record(id: id, purchased: now.addingTimeInterval(-3600)), token: account.token)
+            let refunded = TestPurchases.record(id: id, purchased: now.addingTimeInterval(-3600), signed: now, revoked: now)
             #expect(try await server.notify(.refund, transaction: refunded) == "processed")
             let versions = try await server.versions()
             server.clock.advance(by: 600)
