@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import StoreSyncAPI
 import StoreSyncClient
 import StoreSyncCore
 import StoreSyncTesting
