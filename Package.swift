@@ -222,6 +222,7 @@ let package = Package(
         .executableTarget(
             name: "StoreSyncBench",
             dependencies: [
+                "AppStorePayloads",
                 "AppStoreVerification",
                 "PostgresLibPQ",
                 "StoreSyncAPI",
@@ -305,6 +306,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreSyncBenchTests",
+            dependencies: ["StoreSyncBench", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 
 /// `storesync-bench`: what `make bench` runs. It starts a release `storesync serve` on its
-/// embedded PostgreSQL, seeds it, loads it with pgbench and wrk, times restores, the client
-/// merge and JWS verification, and prints each figure next to its target.
+/// embedded PostgreSQL, seeds it, loads it with pgbench and wrk, times restores beside their
+/// floor, the client merge and JWS verification, sizes the storage, and prints each figure
+/// next to its target; `--phases mixed,history` and `--accounts` run the long modes.
 @main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,10 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The storesync binary to measure (build it in release mode).")
     var server = ".build/release/storesync"
 
-    @Option(help: "Accounts to seed, 3 purchases each.")
+    @Option(help: "Accounts to seed, 3 purchases each (1000000 and 10000000 work the same way; the seed projects its size and refuses to fill the disk).")
     var accounts = 100_000
 
-    @Option(help: "Accounts the lookup runs choose from (the hot set that fits the snapshot cache; the uncached runs use it too, so the cache is the only difference).")
+    @Option(help: "Accounts the lookup runs choose from, spread evenly over all seeded accounts (the hot set that fits the snapshot cache; the uncached runs use it too, so the cache is the only difference).")
     var hotAccounts = 20_000
 
     @Option(help: "Seconds of each pgbench and wrk run.")
@@ -31,8 +32,14 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Restore sizes in entries.")
     var restoreSizes: [Int] = [10, 100, 1_000, 10_000]
 
-    @Option(help: "The parts to run, comma-separated: client, cached, restores, uncached (default: these four), and standby (lookups from a hot standby next to the primary's; only when named). The report leaves out what was not run.")
+    @Option(help: "The parts to run, comma-separated: client, cached, restores, uncached, or all (the default: these four); the long modes mixed, history and standby (lookups from a hot standby next to the primary's) run only when named. The report leaves out what was not run.")
     var phases: BenchPhases = .all
+
+    @Option(help: "Seconds of the mixed phase's load.")
+    var mixedSeconds = 30
+
+    @Option(help: "Purchases per account in the history phase.")
+    var historySizes: [Int] = [1, 10, 100, 1_000, 10_000]
 
     @Option(help: "Working directory (default: a fresh temporary one, removed afterwards).")
     var workDirectory: String?
@@ -41,7 +48,7 @@ struct BenchCommand: AsyncParsableCommand {
         let plan = BenchPlan(
             serverBinary: URL(fileURLWithPath: server), accounts: accounts, hotAccounts: min(hotAccounts, accounts),
             seconds: seconds, rounds: max(1, rounds), concurrency: concurrency, restoreSizes: restoreSizes,
-            phases: phases)
+            phases: phases, mixedSeconds: max(1, mixedSeconds), historySizes: historySizes)
         let workspace = try BenchWorkspace.make(at: workDirectory)
         defer { if workDirectory == nil { workspace.remove() } }
         let results = try await BenchRun(plan: plan, workspace: workspace).run()
@@ -59,4 +66,9 @@ struct BenchPlan: Sendable {
     let concurrency: [Int]
     let restoreSizes: [Int]
     let phases: BenchPhases
+    let mixedSeconds: Int
+    let historySizes: [Int]
+
+    /// The accounts the lookups pick from.
+    var hotSet: HotSet { HotSet(count: hotAccounts, of: accounts) }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// The parts of a bench run; all by default, fewer while working on one of them.
+/// The parts of a bench run: the core ones by default (`all`), fewer while working on one of
+/// them, and the long modes when named (`--phases all,mixed,history,standby`).
 struct BenchPhases: OptionSet, ExpressibleByArgument, Sendable {
     let rawValue: Int
 
@@ -8,16 +9,24 @@ struct BenchPhases: OptionSet, ExpressibleByArgument, Sendable {
     static let client = BenchPhases(rawValue: 1 << 0)
     /// Lookups with the snapshot cache on, against `/health/live`.
     static let cached = BenchPhases(rawValue: 1 << 1)
-    /// Restores of every size, new and repeated.
+    /// Restores of every size, new and repeated, each new one beside its floor; then the storage
+    /// each restored purchase takes.
     static let restores = BenchPhases(rawValue: 1 << 2)
     /// Lookups with the snapshot cache off, against pgbench.
     static let uncached = BenchPhases(rawValue: 1 << 3)
-    /// Lookups answered by a hot standby next to the primary's; only when asked for.
-    static let standby = BenchPhases(rawValue: 1 << 4)
     static let all: BenchPhases = [.client, .cached, .restores, .uncached]
 
+    // Long modes, run only when named.
+    /// Lookups answered by a hot standby next to the primary's.
+    static let standby = BenchPhases(rawValue: 1 << 4)
+    /// Lookups at 16 connections while restores, notifications and sign-ins run at steady rates.
+    static let mixed = BenchPhases(rawValue: 1 << 8)
+    /// Uncached lookups of accounts with 1 to 10,000 purchases and a 120-renewal subscription.
+    static let history = BenchPhases(rawValue: 1 << 9)
+
     private static let names: [(String, BenchPhases)] = [
-        ("client", .client), ("cached", .cached), ("restores", .restores), ("uncached", .uncached), ("standby", .standby),
+        ("client", .client), ("cached", .cached), ("restores", .restores), ("uncached", .uncached),
+        ("standby", .standby), ("mixed", .mixed), ("history", .history), ("all", .all),
     ]
 
     init(rawValue: Int) {
@@ -35,4 +44,8 @@ struct BenchPhases: OptionSet, ExpressibleByArgument, Sendable {
     }
 
     static var allValueStrings: [String] { names.map(\.0) }
+
+    var defaultValueDescription: String {
+        self == .all ? "all" : Self.names.filter { contains($0.1) && $0.0 != "all" }.map(\.0).joined(separator: ",")
+    }
 }

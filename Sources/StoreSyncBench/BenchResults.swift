@@ -1,6 +1,12 @@
 /// Everything one run measured; ``BenchReport`` turns it into text.
 struct BenchResults: Sendable {
     var seedSeconds = 0.0
+    /// The database after the seed.
+    var seeded: DatabaseFootprint?
+    /// The database before and after the restores: their difference is what restored
+    /// purchases, each with its JWS, take.
+    var beforeRestores: DatabaseFootprint?
+    var afterRestores: DatabaseFootprint?
     var pgbench: [Int: LoadResult] = [:]
     var liveness: [Int: LoadResult] = [:]
     /// Lookups with the snapshot cache on, over the hot set.
@@ -10,12 +16,14 @@ struct BenchResults: Sendable {
     /// Lookups with the snapshot cache off, over the same hot set.
     var uncached = LookupRuns()
     var restores: [RestoreBench.Timing] = []
+    var mixed: MixedLoad.Result?
+    var history: [HistoryBench.Account] = []
     var mergeMilliseconds: [Double] = []
     var verificationsPerSecond = 0.0
-    var residentIdle = 0
-    var residentCachedLoad = 0
-    var residentUncachedLoad = 0
-    var residentRestores = 0
+    /// The server's resident memory, idle and phase by phase.
+    var memory = MemoryTimeline()
+    /// Wall-clock seconds of each part of the run, in order.
+    var durations: [(part: String, seconds: Double)] = []
     /// The standby phase (`--phases standby`), when it ran.
     var standby: StandbyBench.Results?
 }

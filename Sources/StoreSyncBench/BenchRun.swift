@@ -2,53 +2,114 @@ import Foundation
 import StoreSyncTesting
 
 /// The phases of one bench run, in an order that keeps them from disturbing each other: the
-/// client-side figures before any server runs, then the lookups with the cache on (taking
-/// turns with `/health/live`), the restores, and the lookups with the cache off (taking turns
-/// with pgbench on the same database).
+/// client-side figures before any server runs; then, on a server with its snapshot cache, the
+/// lookups (taking turns with `/health/live`), the restores beside their floor, the lookups
+/// from a hot standby, and the mixed load; then, on a server without the cache, the lookups
+/// (taking turns with pgbench on the same database) and the accounts with long histories.
 struct BenchRun {
     let plan: BenchPlan
     let workspace: BenchWorkspace
 
+    /// The phases a server with the snapshot cache runs, and those a server without it runs.
+    static let cachedServerPhases: BenchPhases = [.cached, .restores, .standby, .mixed]
+    static let uncachedServerPhases: BenchPhases = [.uncached, .history]
+
     func run() async throws -> BenchResults {
         try await checkTools()
         var results = BenchResults()
+        let started = ContinuousClock.now
         if plan.phases.contains(.client) {
             let client = ClientBench(workspace: workspace)
             progress("client: merging 2 × 100,000 records and verifying JWS")
             results.mergeMilliseconds = client.mergeMilliseconds()
             results.verificationsPerSecond = try await client.verificationsPerSecond()
+            results.durations.append(("client", (ContinuousClock.now - started).seconds))
         }
-
-        guard !plan.phases.isDisjoint(with: [.cached, .restores, .uncached, .standby]) else { return results }
-
-        progress("starting storesync (snapshot cache on) on its embedded PostgreSQL")
-        let cached = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: true, label: "cached")
-        do {
-            try await seed(on: cached, into: &results)
-            if plan.phases.contains(.cached) { try await measureCached(cached, into: &results) }
-            if plan.phases.contains(.restores) { try await measureRestores(on: cached, into: &results) }
-            if plan.phases.contains(.standby) {
-                results.standby = try await StandbyBench(plan: plan, workspace: workspace).run(primary: cached)
+        var seeded = false
+        if !plan.phases.isDisjoint(with: Self.cachedServerPhases) {
+            progress("starting storesync (snapshot cache on) on its embedded PostgreSQL")
+            let server = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: true, label: "cached")
+            do {
+                try await seed(on: server, into: &results)
+                seeded = true
+                try await runCachedServerPhases(on: server, into: &results)
+            } catch {
+                await server.stop()
+                throw error
             }
-        } catch {
-            await cached.stop()
-            throw error
+            await server.stop()
         }
-        await cached.stop()
-        guard plan.phases.contains(.uncached) else { return results }
-
-        progress("restarting storesync with the snapshot cache off (every lookup reaches PostgreSQL)")
-        let uncached = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: false, label: "uncached")
-        do {
-            progress("vacuum and checkpoint after the restores")
-            try await BenchSeeder(database: uncached.database, accounts: plan.accounts).settle()
-            try await measureUncached(uncached, into: &results)
-        } catch {
-            await uncached.stop()
-            throw error
+        if !plan.phases.isDisjoint(with: Self.uncachedServerPhases) {
+            progress("starting storesync with the snapshot cache off (every lookup reaches PostgreSQL)")
+            let server = try await BenchServer.start(plan: plan, workspace: workspace, snapshotCache: false, label: "uncached")
+            do {
+                if seeded {
+                    progress("vacuum and checkpoint after the writes")
+                    try await BenchSeeder(database: server.database, accounts: plan.accounts).settle()
+                } else {
+                    try await seed(on: server, into: &results)
+                }
+                try await runUncachedServerPhases(on: server, into: &results)
+            } catch {
+                await server.stop()
+                throw error
+            }
+            await server.stop()
         }
-        await uncached.stop()
+        results.durations.append(("whole run", (ContinuousClock.now - started).seconds))
         return results
+    }
+
+    private func runCachedServerPhases(on server: BenchServer, into results: inout BenchResults) async throws {
+        var lastSweep: ContinuousClock.Instant?
+        if plan.phases.contains(.cached) {
+            try await phase("cached lookups", on: server, into: &results) { results in
+                lastSweep = try await measureCached(server, into: &results)
+            }
+        }
+        if plan.phases.contains(.restores) {
+            try await phase("restores", on: server, into: &results) { results in
+                try await measureRestores(on: server, into: &results)
+            }
+        }
+        if plan.phases.contains(.standby) {
+            try await phase("standby lookups", on: server, into: &results) { results in
+                results.standby = try await StandbyBench(plan: plan, workspace: workspace).run(primary: server)
+            }
+        }
+        if plan.phases.contains(.mixed) {
+            try await phase("mixed load", on: server, into: &results) { results in
+                try await measureMixed(on: server, after: lastSweep, into: &results)
+            }
+        }
+    }
+
+    private func runUncachedServerPhases(on server: BenchServer, into results: inout BenchResults) async throws {
+        if plan.phases.contains(.uncached) {
+            try await phase("uncached lookups", on: server, into: &results) { results in
+                try await measureUncached(server, into: &results)
+            }
+        }
+        if plan.phases.contains(.history) {
+            try await phase("history", on: server, into: &results) { results in
+                progress("history: accounts of \(plan.historySizes.map(String.init).joined(separator: ", ")) purchases and a 120-renewal subscription")
+                results.history = try await HistoryBench(server: server.process, workspace: workspace, seconds: plan.seconds)
+                    .run(sizes: plan.historySizes)
+            }
+        }
+    }
+
+    /// Runs one phase, recording its wall-clock time and the server's memory through it.
+    private func phase(
+        _ name: String, on server: BenchServer, into results: inout BenchResults,
+        _ body: (inout BenchResults) async throws -> Void
+    ) async throws {
+        let start = ContinuousClock.now
+        var measured = results
+        let memory = try await MemoryTimeline.sample(name, on: server) { try await body(&measured) }
+        results = measured
+        results.memory.phases.append(memory)
+        results.durations.append((name, (ContinuousClock.now - start).seconds))
     }
 
     private func checkTools() async throws {
@@ -61,152 +122,18 @@ struct BenchRun {
         progress("seeding \(plan.accounts) accounts × 3 purchases")
         let seeder = BenchSeeder(database: server.database, accounts: plan.accounts)
         let start = ContinuousClock.now
-        try await seeder.seed()
+        try await seeder.seed(into: workspace.dataDirectory) { progress($0) }
         results.seedSeconds = (ContinuousClock.now - start).seconds
-        try await seeder.writeLoadFiles(accountIds: workspace.accountIdsFile, tokens: workspace.tokensFile)
+        try await seeder.writeLoadFiles(for: plan.hotSet, accountIds: workspace.accountIdsFile, tokens: workspace.tokensFile)
+        progress("vacuum and checkpoint after the seed")
         try await seeder.settle()
+        results.seeded = try await DatabaseFootprint.read(from: server.database)
+        results.durations.append(("seed", (ContinuousClock.now - start).seconds))
         try await Task.sleep(for: .seconds(2))
-        results.residentIdle = await server.residentBytes() ?? 0
+        results.memory.idle = await server.residentBytes() ?? 0
     }
 
-    /// The cached lookups take turns with `/health/live`, their baseline.
-    private func measureCached(_ server: BenchServer, into results: inout BenchResults) async throws {
-        let wrk = Wrk(baseURL: server.baseURL, workspace: workspace)
-        let sampler = ResidentMemorySampler()
-        sampler.start(pid: server.processIdentifier)
-        var counted = CacheCounters(hits: 0, misses: 0)
-        var warmed: ContinuousClock.Instant?
-        for connections in plan.concurrency {
-            progress("warming the snapshot and session caches with \(plan.hotAccounts) accounts")
-            warmed = try await warm(wrk, after: warmed)
-            let before = try await CacheCounters.read(from: server.process)
-            let runs = try await measureRounds(connections: connections, label: "cached") {
-                progress("wrk: GET /health/live, \(connections) connections")
-                return try await wrk.run(.liveness, connections: connections, seconds: plan.seconds)
-            } lookup: { target in
-                try await wrk.run(target, connections: connections, seconds: plan.seconds)
-            }
-            counted = counted.adding(try await CacheCounters.read(from: server.process), since: before)
-            results.liveness[connections] = runs.baseline
-            results.cached.device[connections] = runs.device
-            results.cached.admin[connections] = runs.admin
-        }
-        results.cacheHitRatio = counted.hitRatio
-        results.residentCachedLoad = await sampler.stop()
-    }
-
-    /// Asks once for every account of the hot set, so each concurrency level is measured warm:
-    /// the session cache (and, when on, the snapshot cache) keeps an entry for at most 60 s,
-    /// and random picks leave a third of the accounts untouched after as many requests as
-    /// there are accounts. The uncached rows measure the snapshot cache's absence, not
-    /// sign-in lookups.
-    ///
-    /// A hit does not renew an entry, so the sweep first waits until every entry of the
-    /// previous level's sweep (`previous`, when it ended) has expired: otherwise it would only
-    /// hit them, and they would all expire in the middle of this level's rounds.
-    ///
-    /// - Returns: When this sweep ended.
-    private func warm(_ wrk: Wrk, after previous: ContinuousClock.Instant?) async throws -> ContinuousClock.Instant {
-        if let previous {
-            try await Task.sleep(until: previous.advanced(by: Self.cacheEntryLifetime + .seconds(1)), clock: .continuous)
-        }
-        let seconds = max(5, plan.hotAccounts / 3_000 + 1)
-        _ = try await wrk.run(.everyDevice(accounts: plan.hotAccounts), connections: 16, seconds: seconds)
-        return .now
-    }
-
-    /// How long the server keeps a session or a snapshot in its caches.
-    static let cacheEntryLifetime = Duration.seconds(60)
-
-    private func measureRestores(on server: BenchServer, into results: inout BenchResults) async throws {
-        let sampler = ResidentMemorySampler()
-        sampler.start(pid: server.processIdentifier)
-        progress("vacuum and checkpoint before the restores")
-        try await BenchSeeder(database: server.database, accounts: plan.accounts).settle()
-        progress("starting a second storesync on the same database (restores of what another instance stored)")
-        let elsewhere = try await server.secondInstance(plan: plan, label: "second-instance")
-        progress("restores of \(plan.restoreSizes.map(String.init).joined(separator: ", ")) entries")
-        do {
-            results.restores = try await RestoreBench(server: server.process, elsewhere: elsewhere.process, workspace: workspace)
-                .run(sizes: plan.restoreSizes)
-        } catch {
-            await elsewhere.stop()
-            throw error
-        }
-        await elsewhere.stop()
-        results.residentRestores = await sampler.stop()
-    }
-
-    /// The uncached lookups take turns with pgbench running the same statement on the same
-    /// database, their baseline.
-    private func measureUncached(_ server: BenchServer, into results: inout BenchResults) async throws {
-        let wrk = Wrk(baseURL: server.baseURL, workspace: workspace)
-        // pgbench picks from the accounts wrk picks from: a baseline over a wider set would
-        // miss PostgreSQL's buffers more often than the server does, and flatter the ratio.
-        let pgbench = Pgbench(database: server.database, accounts: plan.hotAccounts, workspace: workspace)
-        let sampler = ResidentMemorySampler()
-        sampler.start(pid: server.processIdentifier)
-        var warmed: ContinuousClock.Instant?
-        for connections in plan.concurrency {
-            // Also opens the pool's connections and prepares the statements before anything is
-            // timed. The same accounts as the cached runs, so the snapshot cache is the only
-            // difference: each snapshot is still read, derived and signed per request.
-            progress("signing in the \(plan.hotAccounts) devices of the hot set (session cache)")
-            warmed = try await warm(wrk, after: warmed)
-            let runs = try await measureRounds(connections: connections, label: "every request to PostgreSQL") {
-                progress("pgbench: the server's lookup statement, \(connections) clients")
-                return try await pgbench.run(clients: connections, seconds: plan.seconds)
-            } lookup: { target in
-                try await wrk.run(target, connections: connections, seconds: plan.seconds)
-            }
-            results.pgbench[connections] = runs.baseline
-            results.uncached.device[connections] = runs.device
-            results.uncached.admin[connections] = runs.admin
-        }
-        results.residentUncachedLoad = await sampler.stop()
-    }
-
-    /// Medians of `plan.rounds` rounds of baseline, device route, admin route, in turn: a
-    /// ratio is only meaningful when both sides saw the same machine.
-    private func measureRounds(
-        connections: Int, label: String, baseline: () async throws -> LoadResult,
-        lookup: (Wrk.Target) async throws -> LoadResult
-    ) async throws -> (baseline: LoadResult?, device: LoadResult?, admin: LoadResult?) {
-        var (baselines, devices, admins) = ([LoadResult](), [LoadResult](), [LoadResult]())
-        for _ in 0..<plan.rounds {
-            baselines.append(try await baseline())
-            progress("wrk: GET /v1/entitlements (\(label)), \(connections) connections")
-            devices.append(try await lookup(.deviceEntitlements(accounts: plan.hotAccounts)))
-            progress("wrk: GET /v1/admin/accounts/{id}/entitlements (\(label)), \(connections) connections")
-            admins.append(try await lookup(.adminEntitlements(accounts: plan.hotAccounts)))
-        }
-        return (LoadResult.median(of: baselines), LoadResult.median(of: devices), LoadResult.median(of: admins))
-    }
-
-    private func progress(_ message: String) {
+    func progress(_ message: String) {
         FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
-    }
-}
-
-/// The server's snapshot cache counters, read from `/metrics`.
-struct CacheCounters {
-    let hits: Double
-    let misses: Double
-
-    static func read(from server: ServerProcess) async throws -> CacheCounters {
-        let samples = MetricsSamples(try await server.send("GET", "/metrics", timeout: .seconds(10)).body)
-        func counter(_ result: String) -> Double {
-            samples.value("storesync_snapshot_cache_lookups_total{result=\"\(result)\"}")
-        }
-        return CacheCounters(hits: counter("hit"), misses: counter("miss"))
-    }
-
-    /// These counts plus what `later` counted since `earlier`.
-    func adding(_ later: CacheCounters, since earlier: CacheCounters) -> CacheCounters {
-        CacheCounters(hits: hits + later.hits - earlier.hits, misses: misses + later.misses - earlier.misses)
-    }
-
-    var hitRatio: Double? {
-        hits + misses > 0 ? hits / (hits + misses) : nil
     }
 }

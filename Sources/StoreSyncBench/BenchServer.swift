@@ -55,6 +55,7 @@ struct BenchServer {
                 // A 10,000-entry restore carries ~40 MB of JWS; the default limit is 16 MiB.
                 "STORESYNC_MAX_BODY_BYTES": String(128 * 1024 * 1024),
                 "LOG_LEVEL": "warning",
+                "STORESYNC_TRUSTED_PROXIES": BenchClients.trustedProxies,
             ].merging(settings) { _, given in given }) { _, bench in bench },
             logFile: workspace.file("server-\(label).log"))
         return BenchServer(process: process, workspace: workspace)

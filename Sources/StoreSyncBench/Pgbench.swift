@@ -7,8 +7,8 @@ import StoreSyncServer
 /// this query on this machine.
 struct Pgbench {
     let database: PostgresConfiguration
-    /// It picks from accounts 1…`accounts` of the seed: the hot set wrk picks from.
-    let accounts: Int
+    /// It picks from the hot set wrk picks from.
+    let hotSet: HotSet
     let workspace: BenchWorkspace
 
     /// The script: a random account, then the server's statement for that one account (the
@@ -17,7 +17,7 @@ struct Pgbench {
     /// derived it (an immutable expression PostgreSQL evaluates once).
     func script() -> String {
         let statement = LookupQuery.sql.replacingOccurrences(of: "$1", with: "ARRAY[\(BenchSeeder.accountId(":n"))]")
-        return "\\set n random(1, \(accounts))\n\(statement);\n"
+        return "\\set n \(hotSet.accountNumber(expression: "random(0, \(hotSet.count - 1))"))\n\(statement);\n"
     }
 
     /// Runs pgbench with `clients` clients for about `seconds` and reads its per-transaction log

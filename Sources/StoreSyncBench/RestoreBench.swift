@@ -7,11 +7,13 @@ import StoreSyncTesting
 /// several sizes, each by a new account with transactions the server has never seen (every
 /// JWS verified), then the same request again (every entry already known), and once more on
 /// another instance, which has not seen these JWS itself (as behind a load balancer, or after
-/// a restart).
+/// a restart). Each first restore takes turns with its floor (``RestoreFloor``): the same JWS
+/// verified in the bench process, and the same rows stored by the server's statements.
 struct RestoreBench {
     let server: ServerProcess
     /// A second instance on the same database.
     let elsewhere: ServerProcess
+    let floor: RestoreFloor
     let workspace: BenchWorkspace
 
     struct Timing: Sendable {
@@ -23,6 +25,13 @@ struct RestoreBench {
         /// Server milliseconds of the same restores on the other instance: every entry known to
         /// the database, none seen by that instance.
         let elsewhere: [Double]
+        /// Milliseconds to verify the same JWS on every core, nothing else running.
+        let verifying: [Double]
+        /// Milliseconds for PostgreSQL to store the same rows alone.
+        let storing: [Double]
+
+        /// The floor's p50: the larger of its two halves, which can overlap on different cores.
+        var floor: Double { max(Percentile.of(verifying, 50), Percentile.of(storing, 50)) }
     }
 
     /// Repetitions per size: enough for a p50 and a p99 without running for minutes.
@@ -42,50 +51,26 @@ struct RestoreBench {
             var fresh: [Double] = []
             var repeated: [Double] = []
             var elsewhere: [Double] = []
+            var verifying: [Double] = []
+            var storing: [Double] = []
             for _ in 0..<Self.repetitions(for: size) {
-                let token = try await signUp()
-                let body = try StoreSyncJSON.makeEncoder().encode(
-                    RestoreRequest(entries: makeEntries(count: size, firstId: nextId), userInitiated: true))
+                let session = try await BenchClients.signUp(on: server, email: BenchClients.email("restore"))
+                let entries = SignedEntries(signer: workspace.signer).purchases(count: size, firstId: nextId)
+                let body = try StoreSyncJSON.makeEncoder().encode(RestoreRequest(entries: entries, userInitiated: true))
                 nextId += Int64(size)
-                fresh.append(try await restore(body, token: token, expecting: size, verdict: .accepted))
-                repeated.append(try await restore(body, token: token, expecting: size, verdict: .known))
-                elsewhere.append(try await restore(body, on: self.elsewhere, token: token, expecting: size, verdict: .known))
+                verifying.append(try await floor.verifyMilliseconds(entries.compactMap(\.signedTransaction)))
+                fresh.append(try await restore(body, token: session.token, expecting: size, verdict: .accepted))
+                repeated.append(try await restore(body, token: session.token, expecting: size, verdict: .known))
+                elsewhere.append(
+                    try await restore(body, on: self.elsewhere, token: session.token, expecting: size, verdict: .known))
+                // Last: the copies join the account's rows, which the repeated restores read.
+                storing.append(try await floor.storeMilliseconds(entries, for: session.accountId))
             }
-            timings.append(Timing(entries: size, fresh: fresh, repeated: repeated, elsewhere: elsewhere))
+            timings.append(Timing(
+                entries: size, fresh: fresh, repeated: repeated, elsewhere: elsewhere, verifying: verifying,
+                storing: storing))
         }
         return timings
-    }
-
-    /// Signed purchases in the seed's mix, none refunded.
-    private func makeEntries(count: Int, firstId: Int64) -> [TransactionRecord] {
-        let now = Date()
-        let products = [
-            TestCatalog.lifetime, TestCatalog.monthly, TestCatalog.monthly, TestCatalog.seasonPass, TestCatalog.coins,
-        ]
-        return (0..<count).map { index in
-            let id = String(firstId + Int64(index))
-            let product = products[index % products.count]
-            let type = TestCatalog.products.first { $0.productId == product }!.type
-            let purchased = now.addingTimeInterval(-Double(index % 90) * 86_400)
-            var record = TransactionRecord(
-                transactionId: id, originalTransactionId: id, productId: product, productType: type,
-                purchaseDate: purchased, originalPurchaseDate: purchased,
-                expiresDate: type == .autoRenewable ? purchased.addingTimeInterval(30 * 86_400) : nil,
-                environment: .sandbox, signedDate: purchased,
-                subscriptionGroupId: type == .autoRenewable ? TestCatalog.subscriptionGroup : nil, evidence: .jws)
-            record.signedTransaction = workspace.signer.signTransaction(record)
-            return record
-        }
-    }
-
-    private func signUp() async throws -> String {
-        let credentials = Credentials(
-            email: "restore-\(UUID().uuidString.prefix(12).lowercased())@example.com", password: "bench password 1234")
-        let response = try await server.send("POST", "/v1/accounts", json: credentials)
-        guard response.status == 201 else {
-            throw BenchError("sign-up answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
-        }
-        return try response.decode(SessionResponse.self).token
     }
 
     /// Posts one restore and answers the server's time for it, after checking every entry got

@@ -1,0 +1,50 @@
+extension BenchReport {
+    /// Uncached lookups of accounts with ever longer histories, and how each decade grows them.
+    func historyTable() -> [String] {
+        guard !results.history.isEmpty else { return [] }
+        var rows = [[
+            "History (uncached, one at a time)", "versions", "lookups", "server p50 ms", "p99 ms", "client p50 ms",
+            "snapshot B", "× p50", "× bytes",
+        ]]
+        var previous: HistoryBench.Account?
+        for account in results.history {
+            let p50 = Percentile.of(account.serverMilliseconds, 50)
+            let decade = previous.flatMap { isDecade(from: $0, to: account) ? $0 : nil }
+            rows.append([
+                account.label, grouped(account.records), "\(account.serverMilliseconds.count)", format(p50, 2),
+                format(Percentile.of(account.serverMilliseconds, 99), 2), format(Percentile.of(account.clientMilliseconds, 50), 2),
+                grouped(account.snapshotBytes), decade.map { ratio(p50, Percentile.of($0.serverMilliseconds, 50)) } ?? "",
+                decade.map { ratio(Double(account.snapshotBytes), Double($0.snapshotBytes)) } ?? "",
+            ])
+            previous = account
+        }
+        return aligned(rows) + ["× p50, × bytes: growth over the account with a tenth of the purchases (linear: 10 ×)"]
+    }
+
+    func historyTargets() -> [[String]] {
+        guard !results.history.isEmpty else { return [] }
+        var rows: [[String]] = []
+        if let thousand = results.history.first(where: { $0.records == 1_000 && !$0.label.contains("renewals") }) {
+            let p99 = Percentile.of(thousand.serverMilliseconds, 99)
+            rows.append([
+                "Uncached lookup, 1,000 purchases", "p50 \(format(Percentile.of(thousand.serverMilliseconds, 50), 2)) ms, "
+                    + "p99 \(format(p99, 2)) ms, \(grouped(thousand.snapshotBytes)) B", "p99 ≤ 10 ms", verdict(p99 <= 10),
+            ])
+        }
+        let decades = zip(results.history, results.history.dropFirst()).filter { isDecade(from: $0, to: $1) }
+        if !decades.isEmpty {
+            let latency = decades.map { Percentile.of($1.serverMilliseconds, 50) / Percentile.of($0.serverMilliseconds, 50) }.max()!
+            let bytes = decades.map { Double($1.snapshotBytes) / Double($0.snapshotBytes) }.max()!
+            rows.append([
+                "Uncached lookup growth per decade of purchases", "at most \(format(latency, 2)) × latency (p50), "
+                    + "\(format(bytes, 2)) × snapshot bytes", "≤ 10 × (linear)", verdict(latency <= 10 && bytes <= 10),
+            ])
+        }
+        return rows
+    }
+
+    /// Whether `next` holds ten times the purchases of `account` (the renewal chain is no step).
+    private func isDecade(from account: HistoryBench.Account, to next: HistoryBench.Account) -> Bool {
+        next.records == account.records * 10 && !next.label.contains("renewals")
+    }
+}

@@ -1,0 +1,75 @@
+import AppStoreVerification
+import Foundation
+import Logging
+import PostgresLibPQ
+import StoreSyncCore
+import StoreSyncServer
+import StoreSyncTesting
+
+/// What a restore of new entries cannot go below on this machine, measured in the bench process
+/// while the server idles: verifying the restore's JWS on every core with the server's own
+/// verifier, and PostgreSQL storing the same rows with the server's own statements
+/// (``StoreSyncServer/FirstClaimWrites``). The two can run side by side on different cores, so
+/// the floor is the larger of them.
+struct RestoreFloor {
+    let verifier: SignedDataVerifier
+    let pool: ConnectionPool
+
+    /// Transaction ids of the stored copies are the restore's plus this: same length, so the
+    /// rows have the same sizes, and no purchase the restores use.
+    static let copyIdOffset: Int64 = 3_000_000_000_000
+
+    /// A verifier trusting the bench's test PKI, warmed with one JWS so its chain is known (the
+    /// server's has seen it long before), and a connection to the server's database.
+    static func make(workspace: BenchWorkspace, database: PostgresConfiguration) async throws -> RestoreFloor {
+        let signer = workspace.signer
+        let configuration = try VerifierConfiguration(
+            bundleId: signer.bundleId, appAppleId: signer.appAppleId, environment: .sandbox,
+            trustedRoots: [signer.pki.root])
+        let floor = RestoreFloor(
+            verifier: SignedDataVerifier(configuration: configuration, logger: Logger(label: "storesync.bench.floor")),
+            pool: ConnectionPool(configuration: database, size: 1, logger: Logger(label: "storesync.bench.floor")))
+        let warm = SignedEntries(signer: signer).purchases(count: 1, firstId: 9_000_000_000_000)
+        _ = try await floor.verifyMilliseconds(warm.compactMap(\.signedTransaction))
+        try await floor.pool.withConnection { try await $0.execute("SELECT 1") }
+        return floor
+    }
+
+    /// Milliseconds to verify every JWS, one task per core, each a contiguous slice (as the
+    /// server slices a restore).
+    func verifyMilliseconds(_ texts: [String]) async throws -> Double {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for part in 0..<min(cores, texts.count) {
+                let slice = texts[(part * texts.count / cores)..<((part + 1) * texts.count / cores)]
+                group.addTask {
+                    for jws in slice { _ = try await verifier.verifyTransaction(jws) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return (ContinuousClock.now - start).milliseconds
+    }
+
+    /// Milliseconds to store copies of `records` (ids moved by ``copyIdOffset``, every other
+    /// byte the same, the signed texts included) as first claims of `accountId`, from BEGIN to
+    /// the end of COMMIT.
+    func storeMilliseconds(_ records: [TransactionRecord], for accountId: UUID) async throws -> Double {
+        let copies = records.map { record in
+            var copy = record
+            copy.transactionId = String(Int64(record.transactionId)! + Self.copyIdOffset)
+            copy.originalTransactionId = String(Int64(record.originalTransactionId)! + Self.copyIdOffset)
+            return copy
+        }
+        let start = ContinuousClock.now
+        try await pool.withTransaction { connection in
+            // The bench's servers run without a webhook, so their restores queue no deliveries.
+            try await FirstClaimWrites.store(
+                copies, for: accountId, at: Date(), queuesWebhookDeliveries: false, on: connection)
+        }
+        return (ContinuousClock.now - start).milliseconds
+    }
+
+    func shutdown() async { await pool.shutdown() }
+}

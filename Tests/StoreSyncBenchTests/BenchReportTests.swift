@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import StoreSyncBench
+
+/// The bench's command line and the verdicts its report prints, without running a server: the
+/// bench itself is checked by running it, this only keeps its arithmetic and options honest.
+@Suite struct BenchReportTests {
+    @Test func theDefaultRunIsTheFourCorePhasesAtAHundredThousandAccounts() throws {
+        let command = try BenchCommand.parse([])
+        #expect(command.accounts == 100_000)
+        #expect(command.phases == .all)
+        #expect(command.restoreSizes == [10, 100, 1_000, 10_000])
+        #expect(BenchPhases.all.isDisjoint(with: [.mixed, .history, .standby]))
+    }
+
+    @Test func longModesAreNamedOnTheCommandLine() throws {
+        let command = try BenchCommand.parse([
+            "--accounts", "10000000", "--phases", "all,mixed,history,standby", "--history-sizes", "1", "--history-sizes", "10",
+        ])
+        #expect(command.accounts == 10_000_000)
+        #expect(command.phases.isSuperset(of: [.client, .cached, .restores, .uncached, .mixed, .history, .standby]))
+        #expect(command.historySizes == [1, 10])
+        #expect(throws: (any Error).self) { try BenchCommand.parse(["--phases", "everything"]) }
+    }
+
+    @Test func theHotSetSpreadsOverEveryAccountSeeded() {
+        let million = HotSet(count: 20_000, of: 1_000_000)
+        #expect(million.stride == 50)
+        #expect(million.accountNumber(0) == 1 && million.accountNumber(2) == 101)
+        #expect(million.accountNumber(expression: "i") == "(1 + (i) * 50)")
+        let small = HotSet(count: 20_000, of: 500)
+        #expect(small.count == 500 && small.stride == 1)
+    }
+
+    @Test(arguments: [(129.0, "met"), (131.0, "MISSED")])
+    func aRestoreOfNewEntriesIsJudgedAgainstTheLargerHalfOfItsFloor(fresh: Double, verdict: String) throws {
+        // Storing (100 ms) is the larger half: the floor is 100 ms, the target 1.3 × that.
+        let thousand = RestoreBench.Timing(
+            entries: 1_000, fresh: [fresh], repeated: [14], elsewhere: [16], verifying: [80], storing: [100])
+        let tenThousand = RestoreBench.Timing(
+            entries: 10_000, fresh: [fresh * 12], repeated: [140], elsewhere: [160], verifying: [800], storing: [1_000])
+        var results = BenchResults()
+        results.restores = [thousand, tenThousand]
+        let text = BenchReport(plan: plan(), results: results).text
+
+        let floorRow = try #require(row(of: text, startingWith: "| Restore 1,000 new entries ÷ floor"))
+        #expect(floorRow.contains("÷ 100.0 ms"))
+        #expect(floorRow.hasSuffix("| \(verdict) |"))
+        let linearity = try #require(row(of: text, startingWith: "| Restore cost per entry, 1,000 → 10,000"))
+        #expect(linearity.contains("1.20 ×") && linearity.hasSuffix("| met |"))
+    }
+
+    @Test func storagePerTransactionIsTheRestoresGrowthOverTheRowsTheyAdded() throws {
+        func footprint(transactions: Int, transactionBytes: Int, events: Int, eventBytes: Int) -> DatabaseFootprint {
+            DatabaseFootprint(
+                tables: [
+                    .init(name: "transactions", rows: transactions, bytes: transactionBytes, heapBytes: 0, toastBytes: 0, indexBytes: 0),
+                    .init(name: "events", rows: events, bytes: eventBytes, heapBytes: 0, toastBytes: 0, indexBytes: 0),
+                ],
+                databaseBytes: transactionBytes + eventBytes)
+        }
+        var results = BenchResults()
+        results.beforeRestores = footprint(transactions: 300, transactionBytes: 150_000, events: 300, eventBytes: 60_000)
+        results.afterRestores = footprint(transactions: 1_300, transactionBytes: 4_650_000, events: 1_300, eventBytes: 360_000)
+        let text = BenchReport(plan: plan(), results: results).text
+
+        // (4,500,000 + 300,000) bytes over 1,000 transactions added.
+        let storage = try #require(row(of: text, startingWith: "| Storage per restored purchase"))
+        #expect(storage.contains("4,800 B per transaction (transactions alone 4,500 B)"))
+    }
+
+    private func plan() -> BenchPlan {
+        BenchPlan(
+            serverBinary: URL(fileURLWithPath: "/nonexistent"), accounts: 100_000, hotAccounts: 20_000, seconds: 5,
+            rounds: 3, concurrency: [16, 64], restoreSizes: [1_000, 10_000], phases: .restores, mixedSeconds: 30,
+            historySizes: [])
+    }
+
+    private func row(of text: String, startingWith prefix: String) -> String? {
+        text.split(separator: "\n").map(String.init).first { $0.hasPrefix(prefix) }
+    }
+}
