@@ -212,6 +212,7 @@ let package = Package(
         .executableTarget(
             name: "StoreSyncDemo",
             dependencies: [
+                "AppStoreVerification",
                 "StoreSyncAPI",
                 "StoreSyncClient",
                 "StoreSyncCore",
@@ -320,7 +321,8 @@ let package = Package(
         .testTarget(
             name: "storesyncTests",
             dependencies: [
-                "storesync", "PostgresLibPQ", "PostgresLibPQTesting", "StoreSyncAPI", "StoreSyncCore", "StoreSyncTesting",
+                "storesync", "StoreSyncDemo", "PostgresLibPQ", "PostgresLibPQTesting", "StoreSyncAPI", "StoreSyncCore",
+                "StoreSyncTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,9 +1,10 @@
 import Foundation
+import StoreSyncTesting
 
-/// `storesync-demo --server <path to storesync>`: two devices, one account, a purchase made
-/// offline, a restore on an empty device and a refund arriving as a Server Notification,
-/// printed as a transcript. Everything it starts and writes lives in one temporary directory
-/// that it removes at the end.
+/// `storesync-demo --server <path to storesync>`: two devices, one account, purchases through
+/// the StoreKit glue (one made offline), a restore on an empty device, a refund arriving as a
+/// Server Notification and a StoreKit 1 app's receipt restore, printed as a transcript.
+/// Everything it starts and writes lives in one temporary directory that it removes at the end.
 @main
 struct DemoCommand {
     static func main() async {
@@ -14,19 +15,29 @@ struct DemoCommand {
         }
         let executable = URL(fileURLWithPath: arguments[index + 1])
         let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("storesync-demo-\(UUID().uuidString)")
-        var server: DemoServer?
         do {
-            let started = try await DemoServer.start(executable: executable, workspace: workspace)
-            server = started
-            try await DemoScenario(server: started, workspace: workspace).run()
+            try await AppStoreReceiptStandIn.run(reply: DemoScenario.verifyReceipt) { receipts in
+                try await play(executable: executable, workspace: workspace, receipts: receipts)
+            }
         } catch {
             FileHandle.standardError.write(Data("storesync-demo: \(error)\n".utf8))
-            if let log = server?.logTail() { FileHandle.standardError.write(Data("server log:\n\(log)\n".utf8)) }
-            await server?.stop()
             try? FileManager.default.removeItem(at: workspace)
             exit(1)
         }
-        await server?.stop()
         try? FileManager.default.removeItem(at: workspace)
+    }
+
+    /// Starts the server, plays the scenario and stops the server, also when a step fails (then
+    /// with the end of the server's log).
+    private static func play(executable: URL, workspace: URL, receipts: AppStoreReceiptStandIn) async throws {
+        let server = try await DemoServer.start(executable: executable, workspace: workspace, receipts: receipts)
+        do {
+            try await DemoScenario(server: server, receipts: receipts, workspace: workspace).run()
+        } catch {
+            FileHandle.standardError.write(Data("server log:\n\(server.logTail())\n".utf8))
+            await server.stop()
+            throw error
+        }
+        await server.stop()
     }
 }

@@ -5,46 +5,51 @@ import StoreSyncClient
 import StoreSyncCore
 import StoreSyncTesting
 
-/// The story: device A buys, device B restores from nothing, Apple refunds, B sees it; then the
-/// user deletes the account from A, as App Store guideline 5.1.1(v) requires an app to offer.
+/// The story: device A buys through the StoreKit glue (`PurchaseCoordinator`, with a simulated
+/// StoreKit), once offline; device B restores from nothing; Apple refunds, B sees it; a StoreKit 1
+/// build restores from its app receipt; then the user deletes the account from A, as App Store
+/// guideline 5.1.1(v) requires an app to offer.
 struct DemoScenario {
     let server: DemoServer
+    /// Apple's verifyReceipt, stood in for: what the server asks about a StoreKit 1 app receipt.
+    let receipts: AppStoreReceiptStandIn
     let workspace: URL
 
     private let email = "ada-\(UUID().uuidString.prefix(6).lowercased())@example.com"
-    private let password = "correct horse battery staple"
+    let password = "correct horse battery staple"
 
-    init(server: DemoServer, workspace: URL) {
+    init(server: DemoServer, receipts: AppStoreReceiptStandIn, workspace: URL) {
         self.server = server
+        self.receipts = receipts
         self.workspace = workspace
     }
 
     func run() async throws {
-        Transcript.title("StoreSync demo: one account, two devices")
+        Transcript.title("StoreSync demo: one account, two devices, and a StoreKit 1 app")
         Transcript.step("storesync serve", "ready at \(server.baseURL.absoluteString) (embedded PostgreSQL, Sandbox)")
         Transcript.step("trusted root", "a test App Store PKI generated for this run")
 
         let (phone, phoneNetwork) = makeDevice("device-a")
-        Transcript.section("Device A (iPhone)")
-        let session = try await phone.signUp(email: email, password: password, deviceName: "iPhone")
+        let appStore = SimulatedStoreKit(signer: server.signer)
+        let purchases = PurchaseCoordinator(client: phone, source: appStore)
+        Transcript.section("Device A (iPhone), StoreKit 2 through PurchaseCoordinator (StoreKit simulated)")
+        await purchases.start()
+        Transcript.step("start()", "listening to Transaction.updates; the outbox flushes itself")
+        let session = try await purchases.signUp(email: email, password: password, deviceName: "iPhone")
         Transcript.step("signUp(\(email))", "account \(Transcript.short(session.accountId)), device \(Transcript.short(session.deviceId))")
-        let lifetime = purchase(TestCatalog.lifetime, token: session.appAccountToken)
-        Transcript.step("StoreKit: buy lifetime", "transaction \(lifetime.transactionId)")
-        Transcript.step("record(signedTransaction:)", describe(try await phone.record(signedTransaction: sign(lifetime))))
-        let monthly = purchase(TestCatalog.monthly, token: session.appAccountToken)
-        Transcript.step("StoreKit: buy monthly", "transaction \(monthly.transactionId), renews \(Transcript.date(monthly.expiresDate))")
-        Transcript.step("record(signedTransaction:)", describe(try await phone.record(signedTransaction: sign(monthly))))
+        let products = try await purchases.products()
+        Transcript.step("products()", "\(products.map(Transcript.product).joined(separator: ", ")) (ids from GET /v1/catalog)")
+        let lifetime = try await buy(TestCatalog.lifetime, through: purchases)
+        _ = try await buy(TestCatalog.monthly, through: purchases)
 
         phoneNetwork.isOnline = false
         Transcript.note("(airplane mode)")
-        let season = purchase(TestCatalog.seasonPass, token: session.appAccountToken)
-        Transcript.step("StoreKit: buy season pass", "transaction \(season.transactionId)")
-        Transcript.step("record(signedTransaction:)", describe(try await phone.record(signedTransaction: sign(season))))
-        Transcript.step("pendingUploads", "\(await phone.pendingUploads); the app may finish the transaction now")
+        _ = try await buy(TestCatalog.seasonPass, through: purchases)
+        Transcript.step("pendingUploads", "\(await phone.pendingUploads): finished all the same, the outbox keeps it")
         phoneNetwork.isOnline = true
         Transcript.note("(back online)")
-        let flushed = await phone.flush()
-        Transcript.step("flush()", "\(flushed.uploaded) uploaded, \(flushed.pending) pending")
+        _ = await phone.flush()
+        Transcript.step("flush()", "\(await phone.pendingUploads) pending: the season pass reached the server")
         Transcript.step("entitlements()", Transcript.entitlements(await phone.entitlements().entitlements))
 
         let (tablet, tabletNetwork) = makeDevice("device-b")
@@ -61,13 +66,9 @@ struct DemoScenario {
         Transcript.step("isEntitled(to: \"premium\")", "\(await tablet.isEntitled(to: "premium")), offline, from the signed snapshot valid until \(Transcript.date(offline.validUntil))")
 
         Transcript.section("App Store → server: the lifetime purchase is refunded")
-        let refundDate = Date()
-        var refunded = lifetime
-        refunded.revocationDate = refundDate
-        refunded.revocationReason = .other
-        refunded.signedDate = refundDate
+        let refunded = lifetime.refunded(at: Date(), signedBy: server.signer).record
         let notification = server.signer.signNotification(
-            type: .refund, signedDate: refundDate, environment: .sandbox, transaction: refunded)
+            type: .refund, signedDate: refunded.signedDate, environment: .sandbox, transaction: refunded)
         Transcript.step("POST /v1/notifications/appstore (REFUND)", "HTTP \(try await server.postNotification(notification))")
 
         Transcript.section("Device B (iPad)")
@@ -81,6 +82,9 @@ struct DemoScenario {
         Transcript.section("Device A (iPhone)")
         Transcript.step("refresh()", describe(try await phone.refresh()))
         Transcript.step("entitlements()", Transcript.entitlements(await phone.entitlements().entitlements))
+        await purchases.stop()
+
+        try await restoreFromReceipt()
         try await deleteAccount(on: phone, other: tablet)
         print("\nDone. Stopping the server (SIGTERM) and removing \(workspace.path).")
     }
@@ -106,7 +110,7 @@ struct DemoScenario {
         Transcript.step("signUp(\(email))", "the email is free again: new account \(Transcript.short(again.accountId))")
     }
 
-    private func makeDevice(_ name: String) -> (StoreSyncClient, DemoNetwork) {
+    func makeDevice(_ name: String) -> (StoreSyncClient, DemoNetwork) {
         let network = DemoNetwork()
         let client = StoreSyncClient(
             configuration: .init(baseURL: server.baseURL, serverPublicKey: server.publicKey),
@@ -118,23 +122,25 @@ struct DemoScenario {
         try FileStore(directory: workspace.appendingPathComponent(name)).keys(withPrefix: "").count
     }
 
-    /// What the App Store would sign for a purchase made now.
-    private func purchase(_ productId: String, token: UUID) -> TransactionRecord {
-        let id = String(UInt64.random(in: 2_000_000_000_000...2_999_999_999_999))
-        let now = Date()
-        let product = TestCatalog.products.first { $0.productId == productId }
-        let type = product?.type ?? .nonConsumable
-        return TransactionRecord(
-            transactionId: id, originalTransactionId: id, productId: productId, productType: type,
-            purchaseDate: now, originalPurchaseDate: now,
-            expiresDate: type == .autoRenewable ? now.addingTimeInterval(30 * 86_400) : nil,
-            environment: .sandbox, appAccountToken: token, signedDate: now,
-            subscriptionGroupId: product?.subscriptionGroupId, evidence: .jws)
+    /// Buys as an app's Buy button does: the purchase sheet (simulated) is paid with the
+    /// account's `appAccountToken`, the transaction recorded, then finished.
+    ///
+    /// - Returns: The purchase as the App Store signed it.
+    private func buy(_ productId: String, through purchases: PurchaseCoordinator<SimulatedStoreKit>) async throws -> TestPurchase {
+        let outcome = await purchases.purchase(productId)
+        let appStore = purchases.source
+        guard case .purchased(let recorded, _) = outcome, let id = appStore.finishedTransactionIds.last,
+            let bought = appStore.purchase(withId: id)
+        else { throw DemoFailure("the purchase of \(productId) ended \(outcome)") }
+        let token = bought.record.appAccountToken.map(Transcript.short) ?? "none"
+        let renews = bought.record.expiresDate.map { ", renews \(Transcript.date($0))" } ?? ""
+        Transcript.step(
+            "purchase(\(Transcript.product(productId)))",
+            "paid with appAccountToken \(token)\(renews); \(describe(recorded)); finished")
+        return bought
     }
 
-    private func sign(_ record: TransactionRecord) -> String { server.signer.signTransaction(record) }
-
-    private func describe(_ outcome: RecordOutcome) -> String {
+    func describe(_ outcome: RecordOutcome) -> String {
         switch outcome {
         case .acknowledged(let verdict): "acknowledged by the server: \(verdict.verdict.rawValue)"
         case .queued: "queued in the outbox (offline)"

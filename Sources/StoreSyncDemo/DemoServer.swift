@@ -4,7 +4,8 @@ import StoreSyncAPI
 import StoreSyncTesting
 
 /// A `storesync serve` subprocess on the embedded PostgreSQL, trusting a test root this demo
-/// generated, so the demo can play the App Store (signing transactions and notifications).
+/// generated and asking a verifyReceipt stand-in about receipts, so the demo can play the App
+/// Store (signing transactions and notifications, vouching for receipts).
 final class DemoServer {
     let baseURL: URL
     let signer: AppStoreTestSigner
@@ -20,14 +21,17 @@ final class DemoServer {
     }
 
     /// Writes the test PKI's root, the catalog and a signing key into the workspace, starts the
-    /// server and waits until `/health/ready` answers.
-    static func start(executable: URL, workspace: URL) async throws -> DemoServer {
+    /// server, asking `receipts` about app receipts, and waits until `/health/ready` answers.
+    static func start(executable: URL, workspace: URL, receipts: AppStoreReceiptStandIn) async throws -> DemoServer {
         try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
         let files = try TestAppStoreFiles.write(into: workspace, name: "StoreSync Demo")
         let process = try await ServerProcess.start(
             executable: executable, port: try FreePort.find(),
             settings: files.settings.merging([
                 "STORESYNC_DATA_DIR": workspace.appendingPathComponent("data").path, "LOG_LEVEL": "warning",
+                "STORESYNC_VERIFY_RECEIPT_URL": receipts.productionURL.absoluteString,
+                "STORESYNC_VERIFY_RECEIPT_SANDBOX_URL": receipts.sandboxURL.absoluteString,
+                "STORESYNC_SHARED_SECRET": "demo-shared-secret",
             ]) { _, demo in demo },
             logFile: workspace.appendingPathComponent("server.log"))
         return DemoServer(

@@ -15,7 +15,7 @@ extension RestoreRequest {
     /// - Returns: The request, or `nil` to fall back.
     package static func fastDecoded(from body: UnsafeRawBufferPointer) -> RestoreRequest? {
         var scanner = JSONFastScanner(body.assumingMemoryBound(to: UInt8.self))
-        var entries: [TransactionRecord]?
+        var entries: [RestoreEntry]?
         var legacyFlags: [String: Bool]?
         var receipt: String?
         var userInitiated: Bool?
@@ -26,13 +26,13 @@ extension RestoreRequest {
             seen |= 1 << index
             switch key {
             case .entries:
-                var records: [TransactionRecord] = []
+                var read: [RestoreEntry] = []
                 guard scanner.array({ scanner in
-                    guard let record = TransactionRecord.fastDecoded(&scanner) else { return false }
-                    records.append(record)
+                    guard let entry = RestoreEntry.fastDecoded(&scanner) else { return false }
+                    read.append(entry)
                     return true
                 }) else { return false }
-                entries = records
+                entries = read
                 return true
             case .legacyFlags:
                 if scanner.consumeNull() { return true }

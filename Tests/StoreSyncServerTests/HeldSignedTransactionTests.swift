@@ -50,6 +50,20 @@ import Testing
         }
     }
 
+    @Test func aHeldTextSentAloneIsKnownOnAnotherInstanceWithoutASecondVerification() async throws {
+        try await withDistrustingInstance { first, second in
+            let account = try await first.signUp()
+            let lifetime = try await buy(TestPurchases.record(purchased: first.clock.now()), on: first, token: account.token)
+            let response = try await second.send(
+                "POST", "/v1/restore", token: account.token,
+                json: RestoreRequest(entries: [.signedTransaction(try #require(lifetime.signedTransaction))]))
+            let answer = try response.decode(SyncResponse.self)
+            #expect(answer.verdicts.map(\.verdict) == [.known])
+            #expect(answer.verdicts.map(\.transactionId) == [lifetime.transactionId])
+            #expect(answer.snapshot.entitlements.map(\.entitlementId) == ["premium"])
+        }
+    }
+
     @Test func aTextHeldOnlyByAnotherAccountIsVerifiedInFull() async throws {
         try await withDistrustingInstance { first, second in
             let owner = try await first.signUp()

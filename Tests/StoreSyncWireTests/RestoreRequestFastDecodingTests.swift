@@ -23,8 +23,13 @@ import Testing
             return record
         }
 
+    /// A record, or one in four times only its signed transaction (an app without the cache).
+    static let entry = zip(record, Gen.int(in: 0...3)).map { record, roll in
+        roll == 0 ? RestoreEntry.signedTransaction(record.signedTransaction ?? record.transactionId) : .record(record)
+    }
+
     static let request = zip(
-        record.array(of: 0...4), zip(text, Gen.bool).array(of: 0...2).optional(), text.optional(), Gen.bool.optional(),
+        entry.array(of: 0...4), zip(text, Gen.bool).array(of: 0...2).optional(), text.optional(), Gen.bool.optional(),
         Gen.bool.optional()
     ).map { entries, flags, receipt, userInitiated, dryRun in
         RestoreRequest(
@@ -73,10 +78,21 @@ import Testing
             """.utf8)
         let fast = try #require(Self.fast(body))
         #expect(fast == Self.foundation(body))
-        #expect(fast.entries.first?.evidence == .receipt(verifiedAt: try #require(RFC3339Timestamp.date(from: "2026-11-22T08:15:30.5Z"))))
+        #expect(fast.entries.first?.record?.evidence == .receipt(verifiedAt: try #require(RFC3339Timestamp.date(from: "2026-11-22T08:15:30.5Z"))))
+    }
+
+    @Test func anEntryOfOnlyASignedTransactionReadsAsThatTextAlone() throws {
+        let body = Data(#"{"entries":[{"signedTransaction":"a.b.c"},{"transactionId":"1","originalTransactionId":"1","productId":"p","productType":"consumable","purchaseDate":"2026-11-22T10:15:30Z","originalPurchaseDate":"2026-11-22T10:15:30Z","signedDate":"2026-11-22T10:15:30Z","evidence":"jws","signedTransaction":"d.e.f"}]}"#.utf8)
+        let fast = try #require(Self.fast(body))
+        #expect(fast == Self.foundation(body))
+        #expect(fast.entries.first == .signedTransaction("a.b.c"))
+        #expect(fast.entries.last?.record?.signedTransaction == "d.e.f")
     }
 
     @Test(arguments: [
+        #"{"entries":[{}]}"#,  // neither form: the decoder names the missing field
+        #"{"entries":[{"signedTransaction":null}]}"#,
+        #"{"entries":[{"signedTransaction":"a.b.c","signedTransaction":"d.e.f"}]}"#,
         #"{"entries":[],"entries":[]}"#,  // a repeated key
         #"{"entries":[],"extra":1}"#,  // a key the decoder would ignore
         #"{"entries":[{"transactionId":"1","transactionId":"2"}]}"#,

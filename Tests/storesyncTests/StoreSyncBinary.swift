@@ -11,13 +11,16 @@ struct StoreSyncBinary {
         let standardError: String
     }
 
-    /// Runs a command to completion with exactly this environment (plus PATH).
+    /// Runs a command to completion with exactly this environment (plus PATH): `storesync`'s, or
+    /// another executable built beside it.
     ///
     /// Its output goes to files, never to pipes: a daemon another test spawns meanwhile (a
     /// PostgreSQL cluster, PgBouncer) inherits whatever descriptors are open at that moment, and
     /// a pipe end it kept would make reading to the end wait forever.
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws -> Outcome {
-        let process = start(arguments, environment: environment, directory: directory)
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, executable: URL = url
+    ) throws -> Outcome {
+        let process = start(arguments, environment: environment, directory: directory, executable: executable)
         let files = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: files) }
         let outputFile = files.appendingPathComponent("stdout")
@@ -38,9 +41,9 @@ struct StoreSyncBinary {
     }
 
     /// A configured, not yet started process.
-    static func start(_ arguments: [String], environment: [String: String], directory: URL?) -> Process {
+    static func start(_ arguments: [String], environment: [String: String], directory: URL?, executable: URL = url) -> Process {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = executable
         process.arguments = arguments
         var fullEnvironment = environment
         fullEnvironment["PATH"] = ProcessInfo.processInfo.environment["PATH"]

@@ -1,5 +1,7 @@
+import AppStorePayloads
 import AppStoreVerification
 import Foundation
+import StoreSyncAPI
 import StoreSyncCore
 
 extension VerificationService {
@@ -9,8 +11,8 @@ extension VerificationService {
         /// process verified before.
         case settled(SyncItem)
         /// A text this process has not verified, with its SHA-256, by which the account's rows
-        /// may know it.
-        case unrecalled(TransactionRecord, jws: String, index: Int, digest: Data)
+        /// may know it; `record` is `nil` for an entry that is only the text.
+        case unrecalled(TransactionRecord?, jws: String, index: Int, digest: Data)
     }
 
     /// The first step of verifying a restore's entries: the memo settles the texts this process
@@ -19,13 +21,20 @@ extension VerificationService {
     ///
     /// - Parameter entries: The restore's entries.
     /// - Returns: One recalled entry per entry, in order.
-    func recall(_ entries: [TransactionRecord]) async -> [RecalledEntry] {
+    func recall(_ entries: [RestoreEntry]) async -> [RecalledEntry] {
         await inSlices(of: entries) { entry, index in
-            guard let jws = entry.signedTransaction else { return .settled(.unsigned(entry, entry: index)) }
-            guard let known = memo.record(for: jws) else {
-                return .unrecalled(entry, jws: jws, index: index, digest: SignedTransactionDigest.bytes(of: jws))
+            let jws: String
+            switch entry {
+            case .record(let record):
+                guard let signed = record.signedTransaction else { return .settled(.unsigned(record, entry: index)) }
+                jws = signed
+            case .signedTransaction(let text):
+                jws = text
             }
-            return .settled(item(for: entry, at: index, verified: known))
+            guard let known = memo.record(for: jws) else {
+                return .unrecalled(entry.record, jws: jws, index: index, digest: SignedTransactionDigest.bytes(of: jws))
+            }
+            return .settled(item(for: entry.record, at: index, verified: known))
         }
     }
 
@@ -35,7 +44,9 @@ extension VerificationService {
     /// thousand copies of one forged text pays for one check). On every core, order kept.
     ///
     /// An entry whose fields disagree with its own signed transaction (a cache edited on the
-    /// device) is rejected, and so is one whose signature does not verify.
+    /// device) is rejected, and so is one whose signature does not verify. An entry that is only
+    /// a signed transaction takes every field from it; when its text is refused, its verdict
+    /// names the ids the text claims, if it can be read at all.
     ///
     /// - Parameters:
     ///   - entries: The restore's entries as ``recall(_:)`` left them.
@@ -45,7 +56,7 @@ extension VerificationService {
     func verify(_ entries: [RecalledEntry], against holdings: AccountHoldings?) async -> [SyncItem] {
         let found = await inSlices(of: entries) { entry, _ -> RecalledEntry in
             guard case .unrecalled(let record, let jws, let index, let digest) = entry,
-                let stored = holdings?.verifiedVersion(ofText: digest, claiming: record.transactionId),
+                let stored = Self.heldVersion(ofText: digest, claimedBy: record, in: holdings),
                 let held = heldRecord(stored, jws: jws)
             else { return entry }
             return .settled(item(for: record, at: index, verified: held))
@@ -64,11 +75,21 @@ extension VerificationService {
             case .unrecalled(let record, let jws, let index, _):
                 switch outcomeOfText[jws] {
                 case .success(let verified)?: return item(for: record, at: index, verified: verified)
-                case .failure(let refusal)?: return .rejected(record, entry: index, reason: refusal.reason)
+                case .failure(let refusal)?: return .rejected(record ?? refusal.claimed, entry: index, reason: refusal.reason)
                 case nil: return .rejected(record, entry: index, reason: "the signed transaction was not verified")
                 }
             }
         }
+    }
+
+    /// The version the account stores with the text whose SHA-256 is `digest`: for a record, only
+    /// when the text verified as the transaction the record claims to be; for a text sent alone,
+    /// whichever it verified as.
+    private static func heldVersion(
+        ofText digest: Data, claimedBy record: TransactionRecord?, in holdings: AccountHoldings?
+    ) -> TransactionRecord? {
+        guard let record else { return holdings?.verifiedTexts[digest] }
+        return holdings?.verifiedVersion(ofText: digest, claiming: record.transactionId)
     }
 
     /// The record of a text the account holds verified: its stored row with the text put back,
@@ -120,6 +141,9 @@ extension VerificationService {
     /// Why a signed text was refused, as an entry's verdict says it.
     struct Refusal: Error {
         let reason: String
+        /// What the text claims to be, read without verifying it: the ids a verdict on an entry
+        /// that is only the text can name; `nil` when it is not a readable signed transaction.
+        let claimed: TransactionRecord?
     }
 
     /// Verifies a text neither the memo nor the account's rows know.
@@ -127,13 +151,17 @@ extension VerificationService {
         do {
             return .success(try await verifiedAndRemembered(jws))
         } catch {
-            return .failure(Refusal(reason: "the signed transaction was refused: \(error)"))
+            let reason = "the signed transaction was refused: \(error)"
+            return .failure(Refusal(reason: reason, claimed: try? UnverifiedJWS.transaction(jws)))
         }
     }
 
-    /// The item of an entry whose signed transaction is `record`: rejected when the entry
-    /// contradicts it or its environment is not taken here.
-    private func item(for entry: TransactionRecord, at index: Int, verified record: TransactionRecord) -> SyncItem {
+    /// The item of an entry whose signed transaction is `record`: rejected when the entry is a
+    /// record that contradicts it, or when its environment is not taken here.
+    ///
+    /// - Parameter entry: The entry's record; `nil` for an entry that is only the text.
+    private func item(for entry: TransactionRecord?, at index: Int, verified record: TransactionRecord) -> SyncItem {
+        guard let entry else { return admit(record, entry: index) }
         guard record.transactionId == entry.transactionId,
             record.originalTransactionId == entry.originalTransactionId,
             record.productId == entry.productId,

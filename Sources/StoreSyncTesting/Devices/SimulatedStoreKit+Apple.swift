@@ -65,7 +65,7 @@ extension SimulatedStoreKit {
     @discardableResult
     public func refund(_ transactionId: String) -> TestPurchase? {
         guard let original = purchase(withId: transactionId) else { return nil }
-        let revoked = original.refunded(at: server.clock.now(), on: server)
+        let revoked = original.refunded(at: now(), signedBy: signer)
         state.withLockedValue { state in
             state.purchases[transactionId] = revoked
             state.entitlements.removeAll { $0.record.transactionId == transactionId }
@@ -99,7 +99,7 @@ extension SimulatedStoreKit {
 
     /// Signs a purchase made now and keeps it unfinished (and owned, unless consumable).
     func buy(_ productId: String, token: UUID?) -> Delivery {
-        let purchase = TestPurchase.buy(productId, on: server, token: token)
+        let purchase = TestPurchase.buy(productId, signedBy: signer, at: now(), token: token)
         let delivery = Self.delivery(purchase, verified: true)
         state.withLockedValue { state in
             state.purchases[purchase.record.transactionId] = purchase

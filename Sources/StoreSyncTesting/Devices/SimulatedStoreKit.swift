@@ -2,8 +2,8 @@ public import Foundation
 import NIOConcurrencyHelpers
 public import StoreSyncClient
 
-/// StoreKit 2 as a ``TransactionSource`` for tests and the demo: purchases are signed by the
-/// test server's PKI, and the test decides what each purchase sheet ends with and when Apple
+/// StoreKit 2 as a ``TransactionSource`` for tests and the demo: purchases are signed by a
+/// test App Store PKI the server trusts, and the test decides what each purchase sheet ends with and when Apple
 /// delivers a transaction later (an Ask to Buy approval, a refund, a renewal).
 ///
 /// It keeps Apple's side of the device across relaunches: the transactions not yet finished
@@ -47,14 +47,29 @@ public final class SimulatedStoreKit: TransactionSource {
         var losesFinishes = false
     }
 
-    let server: TestServer
+    /// Signs what this store sells: a test App Store PKI the server trusts.
+    let signer: AppStoreTestSigner
+    /// The App Store's clock: when purchases and refunds happen.
+    let now: @Sendable () -> Date
     let state = NIOLockedValueBox(State())
 
     /// Creates a store whose transactions the server trusts.
     ///
     /// - Parameter server: The server whose signer and clock are used.
-    public init(server: TestServer) {
-        self.server = server
+    public convenience init(server: TestServer) {
+        let clock = server.clock
+        self.init(signer: server.signer, now: { clock.now() })
+    }
+
+    /// Creates a store signing with a test App Store PKI that a server trusts, such as one
+    /// running as a separate process (the demo's).
+    ///
+    /// - Parameters:
+    ///   - signer: The App Store stand-in's signer.
+    ///   - now: The App Store's clock; the wall clock by default.
+    public init(signer: AppStoreTestSigner, now: @escaping @Sendable () -> Date = Date.init) {
+        self.signer = signer
+        self.now = now
     }
 
     // MARK: TransactionSource

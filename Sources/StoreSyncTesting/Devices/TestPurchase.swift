@@ -35,7 +35,28 @@ public struct TestPurchase: Sendable {
         _ productId: String, on server: TestServer, token: UUID? = nil, id: String = nextId(), original: String? = nil,
         purchased: Date? = nil, expires: Date? = nil, ownership: OwnershipType = .purchased
     ) -> TestPurchase {
-        let purchased = purchased ?? server.clock.now()
+        buy(
+            productId, signedBy: server.signer, at: purchased ?? server.clock.now(), token: token, id: id, original: original,
+            expires: expires, ownership: ownership)
+    }
+
+    /// A purchase of a product at `purchased`, signed by `signer` (a test App Store PKI a
+    /// server trusts, in process or not); its type comes from ``TestCatalog``.
+    ///
+    /// - Parameters:
+    ///   - productId: The product.
+    ///   - signer: The App Store stand-in's signer.
+    ///   - purchased: The purchase date, also when Apple signed it.
+    ///   - token: The appAccountToken StoreKit carries, if any.
+    ///   - id: The transaction id; a fresh one by default.
+    ///   - original: The original transaction id; `id` by default.
+    ///   - expires: A subscription's expiry; 30 days after purchase by default.
+    ///   - ownership: Purchased, or family-shared.
+    /// - Returns: The signed purchase.
+    public static func buy(
+        _ productId: String, signedBy signer: AppStoreTestSigner, at purchased: Date, token: UUID? = nil,
+        id: String = nextId(), original: String? = nil, expires: Date? = nil, ownership: OwnershipType = .purchased
+    ) -> TestPurchase {
         let type = TestCatalog.products.first { $0.productId == productId }?.type ?? .nonConsumable
         let isSubscription = type == .autoRenewable
         let record = TransactionRecord(
@@ -44,7 +65,7 @@ public struct TestPurchase: Sendable {
             expiresDate: isSubscription ? (expires ?? purchased.addingTimeInterval(30 * 86_400)) : nil,
             ownershipType: ownership, environment: .sandbox, appAccountToken: token, signedDate: purchased,
             subscriptionGroupId: isSubscription ? TestCatalog.subscriptionGroup : nil, evidence: .jws)
-        return TestPurchase(record: record, jws: server.signer.signTransaction(record))
+        return TestPurchase(record: record, jws: signer.signTransaction(record))
     }
 
     /// Apple's later version of this transaction: refunded at `date`.
@@ -54,11 +75,21 @@ public struct TestPurchase: Sendable {
     ///   - server: The server whose signer is used.
     /// - Returns: The refunded version.
     public func refunded(at date: Date, on server: TestServer) -> TestPurchase {
+        refunded(at: date, signedBy: server.signer)
+    }
+
+    /// Apple's later version of this transaction: refunded at `date`, signed by `signer`.
+    ///
+    /// - Parameters:
+    ///   - date: When it was refunded (and signed).
+    ///   - signer: The App Store stand-in's signer.
+    /// - Returns: The refunded version.
+    public func refunded(at date: Date, signedBy signer: AppStoreTestSigner) -> TestPurchase {
         var revoked = record
         revoked.revocationDate = date
         revoked.revocationReason = .other
         revoked.signedDate = date
-        return TestPurchase(record: revoked, jws: server.signer.signTransaction(revoked))
+        return TestPurchase(record: revoked, jws: signer.signTransaction(revoked))
     }
 
     /// Apple's version of this transaction re-signed at `date`, otherwise unchanged: e.g. a

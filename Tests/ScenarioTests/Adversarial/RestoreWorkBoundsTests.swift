@@ -45,8 +45,10 @@ import Testing
         }
     }
 
-    @Test("A restore repeating one signed text verifies it once")
-    func eachDistinctTextIsVerifiedOnce() async throws {
+    /// Whole records, or signed texts sent alone (`{"signedTransaction": …}`, the cheapest entry
+    /// a client can send).
+    @Test("A restore repeating one signed text verifies it once", arguments: [false, true])
+    func eachDistinctTextIsVerifiedOnce(sentAlone: Bool) async throws {
         try await withLiveServer { server in
             let account = try await server.signUp()
             let stranger = AppStoreTestSigner(pki: try TestPKI.make())
@@ -55,11 +57,17 @@ import Testing
             forgedEntry.signedTransaction = stranger.signTransaction(forged.record)
             let genuine = TestPurchase.buy(TestCatalog.seasonPass, on: server)
             let copies = 1_500
+            let form = { (record: TransactionRecord) -> RestoreEntry in
+                sentAlone ? .signedTransaction(record.signedTransaction ?? "") : .record(record)
+            }
             let before = try await Self.verifications(on: server)
 
-            let response = try await server.restore(
-                Array(repeating: forgedEntry, count: copies) + Array(repeating: entry(genuine), count: copies),
-                token: account.token)
+            let response = try await server.send(
+                "POST", "/v1/restore", token: account.token,
+                json: RestoreRequest(
+                    entries: Array(repeating: form(forgedEntry), count: copies) + Array(repeating: form(entry(genuine)), count: copies),
+                    userInitiated: true)
+            ).decode(SyncResponse.self)
 
             let after = try await Self.verifications(on: server)
             #expect(response.verdicts.count == 2 * copies, "every entry still gets its verdict")

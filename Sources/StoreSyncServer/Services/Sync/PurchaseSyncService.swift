@@ -51,26 +51,43 @@ struct PurchaseSyncService: Sendable {
     /// `POST /v1/restore`: every entry gets a verdict; only `userInitiated` may move purchases;
     /// `dryRun` answers the same and changes nothing.
     ///
+    /// The verdicts come in the request's order: one per entry, one per in-app purchase of the
+    /// app receipt (StoreKit 1 apps; verified with Apple as an upload's receipt is, under the
+    /// same environment rule), then those of the legacy flags. A receipt Apple refuses, or
+    /// cannot be asked about, fails the whole restore before anything changes, as it fails an
+    /// upload.
+    ///
     /// Legacy flags are read only for products the catalog defines: the flags naming others are
     /// dropped under one verdict, so however many a request carries, the work and the answer
     /// stay bounded by the catalog.
     ///
-    /// - Throws: ``RequestError`` when the request has too many entries.
+    /// - Throws: ``RequestError`` when the request has too many entries; ``VerificationError``
+    ///   when the receipt is refused or Apple does not answer.
     func restore(_ request: RestoreRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
         guard request.entries.count <= maxRestoreEntries else {
             throw RequestError.invalid(field: "entries", detail: "at most \(maxRestoreEntries) entries per restore")
         }
-        // What the account holds is read while the memo settles the texts this process verified
-        // and hashes the others; verifying the rest needs both. The transaction starts from the
-        // same read when the account has not changed since.
+        // Apple is asked about the receipt, and what the account holds is read, while the memo
+        // settles the texts this process verified and hashes the others; verifying the rest
+        // needs the holdings. The transaction starts from the same read when the account has not
+        // changed since.
+        async let fromReceipt = receiptItems(request.receipt)
         async let read = readHoldings(of: device.accountId)
         let recalled = await verification.recall(request.entries)
         let holdings = try await read
         var items = await verification.verify(recalled, against: holdings)
+        items += try await fromReceipt
         items += Self.legacyFlagItems(request.legacyFlags ?? [:], catalog: catalog.current)
 
         let options = SyncOptions(userInitiated: request.userInitiated ?? false, dryRun: request.dryRun ?? false)
         return try await sync(items, for: device.accountId, options: options, startingFrom: holdings)
+    }
+
+    /// The items of an app receipt's in-app purchases, each admitted or rejected by the
+    /// environment rule; none without a receipt.
+    private func receiptItems(_ receipt: String?) async throws -> [SyncItem] {
+        guard let receipt else { return [] }
+        return try await verification.receipt(receipt, now: now()).map { verification.admit($0, entry: nil) }
     }
 
     /// The items of the flags set to true: one per product the catalog defines, in product id

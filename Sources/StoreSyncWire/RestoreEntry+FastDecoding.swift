@@ -1,4 +1,5 @@
 import Foundation
+import StoreSyncAPI
 import StoreSyncCore
 
 /// The fields of one restore entry, collected while reading; the record is built at the end.
@@ -67,19 +68,28 @@ private struct RestoreEntryFields {
     }
 }
 
-extension TransactionRecord {
-    /// One restore entry as ``TransactionRecord/init(from:)`` reads it, or `nil` for anything
-    /// outside the plain form (an unknown or repeated key among them).
-    static func fastDecoded(_ scanner: inout JSONFastScanner) -> TransactionRecord? {
+extension RestoreEntry {
+    /// One restore entry as ``RestoreEntry/init(from:)`` reads it, or `nil` for anything
+    /// outside the plain form (an unknown or repeated key among them): an object naming no
+    /// record field but `signedTransaction` is that signed transaction alone, any other a
+    /// whole record.
+    static func fastDecoded(_ scanner: inout JSONFastScanner) -> RestoreEntry? {
         var fields = RestoreEntryFields()
         var seen = 0  // a bit per key: no set per entry
         let read = scanner.object { scanner, name in
-            guard let (key, index) = CodingKeys.wire.key(named: name), seen & 1 << index == 0 else { return false }
+            guard let (key, index) = TransactionRecord.CodingKeys.wire.key(named: name), seen & 1 << index == 0
+            else { return false }
             seen |= 1 << index
             return fields.read(key, from: &scanner)
         }
-        return read ? fields.record() : nil
+        guard read else { return nil }
+        if seen & ~Self.signedTransactionBit == 0 { return fields.signedTransaction.map(RestoreEntry.signedTransaction) }
+        return fields.record().map(RestoreEntry.record)
     }
+
+    /// The bit of `signedTransaction` in a reader's set of the keys it has seen (its index among
+    /// the keys, which every key has).
+    private static let signedTransactionBit = 1 << TransactionRecord.CodingKeys.allCases.firstIndex(of: .signedTransaction)!
 }
 
 extension JSONFastScanner {
