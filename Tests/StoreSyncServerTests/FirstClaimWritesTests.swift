@@ -60,16 +60,19 @@ import Testing
 
 extension TestApp {
     /// The account's rows of `transactions`, ids and account aside, newest purchase first; the
-    /// signed text as whether it is there and whether its digest is its own.
+    /// signed text (whole or in parts, migration 0010) as whether it is there and whether its
+    /// digest is its own.
     fileprivate func storedRows(of accountId: UUID) async throws -> [String] {
         try await database.withConnection { connection in
             try await connection.query(
                 """
                 SELECT ROW(product_id, product_type, purchase_date, original_purchase_date, expires_date,
                     revocation_date, revocation_reason, is_upgraded, ownership_type, environment, app_account_token,
-                    quantity, signed_date, subscription_group_id, evidence, verified_at, signed_transaction IS NOT NULL,
-                    signed_transaction_sha256 = sha256(convert_to(signed_transaction, 'UTF8')))::text
-                FROM transactions WHERE account_id = \(accountId) ORDER BY purchase_date DESC
+                    quantity, signed_date, subscription_group_id, evidence, verified_at, jws IS NOT NULL,
+                    signed_transaction_sha256 = sha256(convert_to(jws, 'UTF8')))::text
+                FROM transactions,
+                    LATERAL (SELECT coalesce(signed_transaction, storesync_jws(jws_header_sha256, jws_payload, jws_signature)) AS jws) AS signed
+                WHERE account_id = \(accountId) ORDER BY purchase_date DESC
                 """
             ).map { try $0.decode(String.self) }
         }
