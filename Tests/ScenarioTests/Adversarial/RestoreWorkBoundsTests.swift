@@ -6,8 +6,9 @@ import StoreSyncTesting
 import Testing
 
 /// Finding 6: one restore must not buy unbounded work. Legacy flags are bounded by the catalog
-/// (a flag naming no product is dropped, all of them under one verdict) and each distinct
-/// signed text is verified once however often a request repeats it.
+/// (a flag naming no product is dropped, all of them under one verdict). That each distinct
+/// signed text is verified once however often a request repeats it is counted exactly on a
+/// server process of its own (`storesyncTests`, `RestoreVerificationCountTests`).
 ///
 /// The bounds are generous on purpose: they tell bounded work from work that grows with the
 /// request, not fast from slow.
@@ -43,51 +44,6 @@ import Testing
                 #expect(residentAfter - residentBefore < 512 * 1024 * 1024, "resident memory grew by \(residentAfter - residentBefore) bytes")
             }
         }
-    }
-
-    /// Whole records, or signed texts sent alone (`{"signedTransaction": …}`, the cheapest entry
-    /// a client can send).
-    @Test("A restore repeating one signed text verifies it once", arguments: [false, true])
-    func eachDistinctTextIsVerifiedOnce(sentAlone: Bool) async throws {
-        try await withLiveServer { server in
-            let account = try await server.signUp()
-            let stranger = AppStoreTestSigner(pki: try TestPKI.make())
-            let forged = TestPurchase.buy(TestCatalog.lifetime, on: server)
-            var forgedEntry = forged.record
-            forgedEntry.signedTransaction = stranger.signTransaction(forged.record)
-            let genuine = TestPurchase.buy(TestCatalog.seasonPass, on: server)
-            let copies = 1_500
-            let form = { (record: TransactionRecord) -> RestoreEntry in
-                sentAlone ? .signedTransaction(record.signedTransaction ?? "") : .record(record)
-            }
-            let before = try await Self.verifications(on: server)
-
-            let response = try await server.send(
-                "POST", "/v1/restore", token: account.token,
-                json: RestoreRequest(
-                    entries: Array(repeating: form(forgedEntry), count: copies) + Array(repeating: form(entry(genuine)), count: copies),
-                    userInitiated: true)
-            ).decode(SyncResponse.self)
-
-            let after = try await Self.verifications(on: server)
-            #expect(response.verdicts.count == 2 * copies, "every entry still gets its verdict")
-            #expect(response.verdicts.prefix(copies).allSatisfy { $0.verdict == .rejected })
-            #expect(response.verdicts.dropFirst(copies).allSatisfy { [.accepted, .known].contains($0.verdict) })
-            // Other suites verify in parallel on the same metrics; a text verified per copy would
-            // count 1,500 here.
-            let refused = after.refused - before.refused
-            let verified = after.verified - before.verified
-            #expect(refused >= 1 && refused < Double(copies) / 2, "\(refused) refused verifications for one forged text")
-            #expect(verified >= 1 && verified < Double(copies) / 2, "\(verified) verifications for one genuine text")
-        }
-    }
-
-    /// The server's count of full signed-transaction verifications, by result.
-    private static func verifications(on server: TestServer) async throws -> (verified: Double, refused: Double) {
-        let samples = MetricsSamples(try await server.send("GET", "/metrics").body)
-        return (
-            samples.value(#"storesync_signed_transactions_verified_total{result="verified"}"#),
-            samples.value(#"storesync_signed_transactions_verified_total{result="refused"}"#))
     }
 
     /// This process's resident set in bytes (the server runs in it), where `/proc` tells.
