@@ -4,7 +4,8 @@ import Foundation
 /// `storesync-bench`: what `make bench` runs. It starts a release `storesync serve` on its
 /// embedded PostgreSQL, seeds it, loads it with pgbench and wrk, times restores beside their
 /// floor, the client merge and JWS verification, sizes the storage, and prints each figure
-/// next to its target; `--phases mixed,history` and `--accounts` run the long modes.
+/// next to its target; `--phases all,standby` adds the standby's lookups and `--accounts` runs
+/// over a larger seed.
 @main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
