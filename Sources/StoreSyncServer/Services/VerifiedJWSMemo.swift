@@ -30,7 +30,12 @@ final class VerifiedJWSMemo: Sendable {
     private let state = NIOLockedValueBox(State())
     private let capacity: Int
 
-    init(capacity: Int = 20_000) {
+    /// - Parameter capacity: Texts remembered: a few large restores' worth. A text the account
+    ///   holds is recognised by its stored digest without the memo (the memo only spares hashing
+    ///   it), so the memo's real saving is an ECDSA verification of a text presented again by
+    ///   an account that does not hold it; a larger memo buys little and stays resident for the
+    ///   process's life.
+    init(capacity: Int = 5_000) {
         self.capacity = capacity
     }
 
