@@ -17,7 +17,7 @@ import Testing
     @Test func aRememberedTextIsFoundByItsExactText() {
         let memo = VerifiedJWSMemo()
         let jws = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJlLWJ5dGVzLTEyMzQ1Njc4"
-        memo.remember(record(jws))
+        memo.remember([record(jws)])
         #expect(memo.record(for: jws)?.signedTransaction == jws)
         // A copy made another way is the same text.
         #expect(memo.record(for: String(decoding: Array(jws.utf8), as: UTF8.self)) != nil)
@@ -29,25 +29,25 @@ import Testing
         let genuine = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9." + signature
         let forged = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMiJ9." + signature
         #expect(genuine.utf8.count == forged.utf8.count)
-        memo.remember(record(genuine))
+        memo.remember([record(genuine)])
         #expect(memo.record(for: forged) == nil)
         #expect(memo.record(for: genuine) != nil)
     }
 
     @Test func shortTextsAndRecordsWithoutAJWSAreNeverRemembered() {
         let memo = VerifiedJWSMemo()
-        memo.remember(record("a.b.c"))
+        memo.remember([record("a.b.c")])
         #expect(memo.record(for: "a.b.c") == nil)
         var unsigned = record("")
         unsigned.signedTransaction = nil
-        memo.remember(unsigned)
+        memo.remember([unsigned])
         #expect(memo.record(for: "") == nil)
     }
 
     @Test func aFullMemoStartsOver() {
         let memo = VerifiedJWSMemo(capacity: 3)
         let texts = (0..<4).map { "header.payload.signature-of-transaction-\($0)" }
-        for text in texts { memo.remember(record(text)) }
+        for text in texts { memo.remember([record(text)]) }
         #expect(texts.map { memo.record(for: $0) != nil } == [false, false, false, true])
     }
 
@@ -56,7 +56,7 @@ import Testing
         let texts = (0..<40).map { index in
             "header-\(index % 20).payload-of-transaction-\(index).signature-bytes-\(index)-0123456789"
         }
-        for text in texts { memo.remember(record(text)) }
+        for text in texts { memo.remember([record(text)]) }
         for text in texts {
             #expect(memo.record(for: text)?.signedTransaction == text)
         }
@@ -68,7 +68,7 @@ import Testing
     @Test func aTextWithoutADotIsFoundByItsExactText() {
         let memo = VerifiedJWSMemo()
         let text = "no-dots-at-all-but-long-enough-0123456789"
-        memo.remember(record(text))
+        memo.remember([record(text)])
         #expect(memo.record(for: text)?.signedTransaction == text)
         #expect(memo.record(for: "no-dots-at-all-but-long-enough-0123456780") == nil)
     }
@@ -76,7 +76,7 @@ import Testing
     @Test func theRecordFoundIsTheRememberedOneWithTheTextAskedFor() {
         let memo = VerifiedJWSMemo()
         let remembered = record("eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJlLWJ5dGVzLTEyMzQ1Njc4")
-        memo.remember(remembered)
+        memo.remember([remembered])
         let found = memo.record(for: String(decoding: Array(remembered.signedTransaction!.utf8), as: UTF8.self))
         #expect(found == remembered)
     }

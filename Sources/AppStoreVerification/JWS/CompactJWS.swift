@@ -26,8 +26,10 @@ struct CompactJWS: Sendable {
     let payload: [UInt8]
     /// The decoded signature bytes: raw r‖s for ES256.
     let signature: [UInt8]
-    /// `base64url(header) "." base64url(payload)`: the bytes the signature covers.
-    let signingInput: [UInt8]
+    /// `base64url(header) "." base64url(payload)`: the bytes the signature covers, a slice of
+    /// the text's bytes rather than a copy (several KB per token, each a trip to the
+    /// allocator's shared arenas while every core verifies).
+    let signingInput: ArraySlice<UInt8>
 
     /// Splits and decodes a compact JWS.
     ///
@@ -54,7 +56,7 @@ struct CompactJWS: Sendable {
         self.headerDigest = headerDigest
         self.payload = payload
         self.signature = signature
-        self.signingInput = Array(bytes[..<parts.payload.upperBound])
+        self.signingInput = bytes[..<parts.payload.upperBound]
     }
 
     /// Where a compact JWS's three parts lie, after checking its form: at most

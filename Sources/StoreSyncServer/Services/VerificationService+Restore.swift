@@ -61,22 +61,27 @@ extension VerificationService {
             else { return entry }
             return .settled(item(for: record, at: index, verified: held))
         }
-        var seen: Set<String> = []
-        let texts = found.compactMap { entry -> String? in
-            guard case .unrecalled(_, let jws, _, _) = entry, seen.insert(jws).inserted else { return nil }
-            return jws
+        // Distinct texts found by their digests, computed already: hashing and comparing the
+        // texts themselves (kilobytes each) would cost a sizeable part of what verifying does.
+        var textNumbers: [Data: Int] = [:]
+        var texts: [String] = []
+        for case .unrecalled(_, let jws, _, let digest) in found where textNumbers[digest] == nil {
+            textNumbers[digest] = texts.count
+            texts.append(jws)
         }
         let outcomes = await inSlices(of: texts) { jws, _ in await outcome(of: jws) }
-        let outcomeOfText = Dictionary(uniqueKeysWithValues: zip(texts, outcomes))
+        remember(held: zip(entries, found).compactMap { entry, found in
+            guard case .unrecalled = entry, case .settled(.verified(let record, _)) = found else { return nil }
+            return record
+        }, checked: outcomes)
         return found.map { entry in
             switch entry {
             case .settled(let item):
                 return item
-            case .unrecalled(let record, let jws, let index, _):
-                switch outcomeOfText[jws] {
-                case .success(let verified)?: return item(for: record, at: index, verified: verified)
-                case .failure(let refusal)?: return .rejected(record ?? refusal.claimed, entry: index, reason: refusal.reason)
-                case nil: return .rejected(record, entry: index, reason: "the signed transaction was not verified")
+            case .unrecalled(let record, _, let index, let digest):
+                switch outcomes[textNumbers[digest]!] {
+                case .success(let verified): return item(for: record, at: index, verified: verified)
+                case .failure(let refusal): return .rejected(record ?? refusal.claimed, entry: index, reason: refusal.reason)
                 }
             }
         }
@@ -104,8 +109,26 @@ extension VerificationService {
         guard verifier.configuration.accepts(stored.environment) else { return nil }
         var record = stored
         record.signedTransaction = jws
-        memo.remember(record)
         return record
+    }
+
+    /// Remembers, under one lock, the texts a restore found held or verified, and counts the
+    /// full checks: per text, the slices verifying on every core would wait for each other at
+    /// the memo's lock and the metric's.
+    ///
+    /// - Parameters:
+    ///   - held: The records of texts the account's rows knew.
+    ///   - checked: The full checks of the remaining distinct texts.
+    private func remember(held: [TransactionRecord], checked: [Result<TransactionRecord, Refusal>]) {
+        var records = held
+        var verified = 0
+        for case .success(let record) in checked {
+            verified += 1
+            // A record accepted only under the development switch is not worth remembering.
+            if record.evidence == .jws { records.append(record) }
+        }
+        memo.remember(records)
+        countChecks(verified: verified, refused: checked.count - verified)
     }
 
     /// `transform` applied to every element on every core, in contiguous slices, order kept.
@@ -149,7 +172,7 @@ extension VerificationService {
     /// Verifies a text neither the memo nor the account's rows know.
     private func outcome(of jws: String) async -> Result<TransactionRecord, Refusal> {
         do {
-            return .success(try await verifiedAndRemembered(jws))
+            return .success(try await verifier.verifyTransaction(jws).record)
         } catch {
             let reason = "the signed transaction was refused: \(error)"
             return .failure(Refusal(reason: reason, claimed: try? UnverifiedJWS.transaction(jws)))

@@ -85,14 +85,20 @@ struct VerificationService: Sendable {
         let record: TransactionRecord
         do {
             record = try await verifier.verifyTransaction(jws).record
-            verifiedTexts.increment()
+            countChecks(verified: 1, refused: 0)
         } catch {
-            refusedTexts.increment()
+            countChecks(verified: 0, refused: 1)
             throw error
         }
         // A record accepted only under the development switch is not worth remembering.
-        if record.evidence == .jws { memo.remember(record) }
+        if record.evidence == .jws { memo.remember([record]) }
         return record
+    }
+
+    /// Counts full checks of signed transactions in ``verifiedTexts`` and ``refusedTexts``.
+    func countChecks(verified: Int, refused: Int) {
+        if verified > 0 { verifiedTexts.increment(by: verified) }
+        if refused > 0 { refusedTexts.increment(by: refused) }
     }
 
     /// Verifies a version kept for an unclaimed purchase again; a version that no longer

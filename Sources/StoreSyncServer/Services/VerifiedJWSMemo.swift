@@ -50,16 +50,18 @@ final class VerifiedJWSMemo: Sendable {
         return record
     }
 
-    /// Remembers a verified record under the JWS it carries.
-    func remember(_ record: TransactionRecord) {
-        guard var jws = record.signedTransaction, let key = Key(jws) else { return }
-        var stripped = record
-        stripped.signedTransaction = nil
-        jws.withUTF8 { bytes in
-            state.withLockedValue { state in
+    /// Remembers verified records, each under the JWS it carries, taking the lock once.
+    func remember(_ records: [TransactionRecord]) {
+        guard !records.isEmpty else { return }
+        state.withLockedValue { state in
+            for record in records {
+                guard var jws = record.signedTransaction, let key = Key(jws) else { continue }
+                var stripped = record
+                stripped.signedTransaction = nil
                 // Full: start over. Simpler than LRU, and forgetting costs only a re-verification.
                 if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-                state.entries[key] = Entry(record: stripped, text: state.text(of: bytes))
+                let text = jws.withUTF8 { state.text(of: $0) }
+                state.entries[key] = Entry(record: stripped, text: text)
             }
         }
     }
