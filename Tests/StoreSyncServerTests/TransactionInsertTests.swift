@@ -52,4 +52,39 @@ import Testing
             #expect(again.isEmpty)
         }
     }
+
+    /// More versions than one statement writes: each statement's share is stored, the keys of
+    /// all of them come back, and a version sent twice across a statement boundary is stored
+    /// once and reported once.
+    @Test func versionsBeyondOneStatementAreAllStoredOnce() async throws {
+        try await withServer { server in
+            let account = try await server.signUp()
+            let now = server.clock.now()
+            let count = TransactionRepository.versionsPerStatement * 2 + 1
+            var versions: [(accountId: UUID, record: TransactionRecord)] = (0..<count).map { index in
+                var record = TestPurchases.record(
+                    id: String(4_000_000_000_000 + index), purchased: now.addingTimeInterval(-Double(index)))
+                record.signedTransaction = server.signer.signTransaction(record)
+                return (account.accountId, record)
+            }
+            // The last version of the first statement again, as the first of the last.
+            versions.insert(versions[TransactionRepository.versionsPerStatement - 1], at: TransactionRepository.versionsPerStatement * 2)
+
+            let inserted = try await server.database.withConnection {
+                try await TransactionRepository().insert(versions, on: $0)
+            }
+            #expect(inserted.count == count)
+            let stored = try await server.database.withConnection { connection in
+                try await connection.query(
+                    """
+                    SELECT transaction_id, storesync_jws(jws_header_sha256, jws_payload, jws_signature)
+                    FROM transactions WHERE account_id = \(account.accountId)
+                    """
+                ).map { try $0.decode((String, String?).self) }
+            }
+            #expect(stored.count == count)
+            let texts = Dictionary(uniqueKeysWithValues: stored.map { ($0.0, $0.1) })
+            #expect(versions.allSatisfy { texts[$0.record.transactionId] == $0.record.signedTransaction })
+        }
+    }
 }

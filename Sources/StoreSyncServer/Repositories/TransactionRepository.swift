@@ -36,11 +36,29 @@ struct TransactionRepository: Sendable {
         return Ledger(records: records, renewalInfos: renewals)
     }
 
+    /// Versions written by one statement at most. A statement's parameters pass through
+    /// libpq's send buffer, which grows to the largest statement a connection ever sent and
+    /// never shrinks: ten thousand signed versions in one statement would leave every pooled
+    /// connection that carried such a restore holding tens of megabytes for the process's life.
+    static let versionsPerStatement = 1_000
+
     /// Stores versions (several accounts at once); returns the keys that were new. A version
     /// already stored conflicts and is left unchanged: re-delivery is idempotent by constraint.
     func insert(_ versions: [(accountId: UUID, record: TransactionRecord)], on connection: PostgresConnection)
         async throws -> Set<VersionKey>
     {
+        var inserted: Set<VersionKey> = []
+        for start in stride(from: 0, to: versions.count, by: Self.versionsPerStatement) {
+            let end = min(start + Self.versionsPerStatement, versions.count)
+            inserted.formUnion(try await insertInOneStatement(versions[start..<end], on: connection))
+        }
+        return inserted
+    }
+
+    /// Stores at most ``versionsPerStatement`` versions in one statement.
+    private func insertInOneStatement(
+        _ versions: ArraySlice<(accountId: UUID, record: TransactionRecord)>, on connection: PostgresConnection
+    ) async throws -> Set<VersionKey> {
         guard !versions.isEmpty else { return [] }
         // One binary array per column, zipped by unnest: PostgreSQL takes the values as they
         // are, with nothing to parse (a JSON batch would have it parse every timestamp from
