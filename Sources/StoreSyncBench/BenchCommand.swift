@@ -33,7 +33,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Restore sizes in entries.")
     var restoreSizes: [Int] = [10, 100, 1_000, 10_000]
 
-    @Option(help: "The parts to run, comma-separated: client, cached, restores, uncached, or all (the default: these four); the long modes mixed, history and standby (lookups from a hot standby next to the primary's) run only when named. The report leaves out what was not run.")
+    @Option(help: "The parts to run, comma-separated: client, cached, restores, uncached, mixed, history, or all (the default: these six); standby (lookups from a hot standby next to the primary's) runs only when named. The report leaves out what was not run.")
     var phases: BenchPhases = .all
 
     @Option(help: "Seconds of the mixed phase's load.")
