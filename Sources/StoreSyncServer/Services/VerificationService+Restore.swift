@@ -112,9 +112,9 @@ extension VerificationService {
         return record
     }
 
-    /// Remembers, under one lock, the texts a restore found held or verified, and counts the
-    /// full checks: per text, the slices verifying on every core would wait for each other at
-    /// the memo's lock and the metric's.
+    /// Remembers the texts a restore found held or verified, and counts the full checks, once
+    /// the slices are done: per text, the slices verifying on every core would wait for each
+    /// other at the memo's lock and the metric's.
     ///
     /// - Parameters:
     ///   - held: The records of texts the account's rows knew.

@@ -50,9 +50,19 @@ final class VerifiedJWSMemo: Sendable {
         return record
     }
 
-    /// Remembers verified records, each under the JWS it carries, taking the lock once.
+    /// Records remembered per taking of the lock: few enough that a lookup never waits long
+    /// behind a large restore's texts, many enough that the verifying cores rarely meet there.
+    static let rememberedPerLock = 64
+
+    /// Remembers verified records, each under the JWS it carries, taking the lock once per
+    /// ``rememberedPerLock`` of them.
     func remember(_ records: [TransactionRecord]) {
-        guard !records.isEmpty else { return }
+        for start in stride(from: 0, to: records.count, by: Self.rememberedPerLock) {
+            remember(records[start..<min(start + Self.rememberedPerLock, records.count)])
+        }
+    }
+
+    private func remember(_ records: ArraySlice<TransactionRecord>) {
         state.withLockedValue { state in
             for record in records {
                 guard var jws = record.signedTransaction, let key = Key(jws) else { continue }
