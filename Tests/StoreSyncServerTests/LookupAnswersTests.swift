@@ -20,7 +20,7 @@ import Testing
         get throws {
             SnapshotService(
                 signer: try SnapshotSigner(rawKey: key.rawRepresentation, logger: Logger(label: "test")), offlineGraceSeconds: 3_600,
-                feed: nil, capacity: 0)
+                feed: nil, capacity: 0, byteBudget: 1 << 27)
         }
     }
 

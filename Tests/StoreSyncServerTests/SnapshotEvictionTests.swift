@@ -13,20 +13,25 @@ import Testing
     static let logger = Logger(label: "storesync.snapshot-eviction-tests")
 
     /// Runs `body` with a snapshot cache whose change feed is listening.
-    static func withLiveCache(capacity: Int = 100, _ body: (SnapshotService) async throws -> Void) async throws {
-        try await withLiveCaches(capacity: capacity) { snapshots, _, _ in try await body(snapshots) }
+    static func withLiveCache(
+        capacity: Int = 100, byteBudget: Int = 1 << 27,
+        _ body: (SnapshotService) async throws -> Void
+    ) async throws {
+        try await withLiveCaches(capacity: capacity, byteBudget: byteBudget) { snapshots, _, _ in try await body(snapshots) }
     }
 
     /// Runs `body` with this instance's snapshot and session caches, their change feed listening,
     /// and a pool on the same database.
     static func withLiveCaches(
-        capacity: Int = 100, _ body: (SnapshotService, SessionCache, ConnectionPool) async throws -> Void
+        capacity: Int = 100, byteBudget: Int = 1 << 27,
+        _ body: (SnapshotService, SessionCache, ConnectionPool) async throws -> Void
     ) async throws {
         let database = try await TestDatabase.makeDatabase()
         let pool = ConnectionPool(configuration: database, size: 2, logger: logger)
         let feed = try ChangeFeed(database: database, logger: logger)
         let snapshots = SnapshotService(
-            signer: try SnapshotSigner(rawKey: nil, logger: logger), offlineGraceSeconds: 3_600, feed: feed, capacity: capacity)
+            signer: try SnapshotSigner(rawKey: nil, logger: logger), offlineGraceSeconds: 3_600, feed: feed, capacity: capacity,
+            byteBudget: byteBudget)
         let sessions = SessionCache(feed: feed)
         feed.attach(.init(snapshots: snapshots, sessions: sessions, catalog: CatalogService(pool: pool, logger: logger)))
         feed.markSchemaReady()

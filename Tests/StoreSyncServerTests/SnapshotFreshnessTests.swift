@@ -99,7 +99,8 @@ import Testing
             configuration: PostgresConfiguration(host: "/nonexistent", user: "nobody", database: "none"), size: 1, logger: Self.logger)
         let feed = ChangeFeed(polling: pool, every: .seconds(60), logger: Self.logger)
         let snapshots = SnapshotService(
-            signer: try SnapshotSigner(rawKey: nil, logger: Self.logger), offlineGraceSeconds: 3_600, feed: feed, capacity: 10)
+            signer: try SnapshotSigner(rawKey: nil, logger: Self.logger), offlineGraceSeconds: 3_600, feed: feed, capacity: 10,
+            byteBudget: 1 << 27)
         let account = UUID()
         let longAgo = ContinuousClock.now - .seconds(200)
         snapshots.store(try Self.signed(snapshots, account, version: 1), catalogRevision: "r", at: Date(), freshAsOf: .now)

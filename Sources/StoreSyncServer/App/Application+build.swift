@@ -169,7 +169,7 @@ struct AppDependencies: Sendable {
         webhookService = Self.webhookService(configuration, pool: pool, now: now, logger: logger)
         snapshots = SnapshotService(
             signer: signer, offlineGraceSeconds: configuration.offlineGraceSeconds, feed: feed,
-            capacity: configuration.snapshotCacheEntries)
+            capacity: configuration.snapshotCacheEntries, byteBudget: configuration.snapshotCacheBytes)
         catalog = CatalogService(pool: pool, logger: logger)
         let sessionCache = SessionCache(feed: feed)
         accounts = AccountService(

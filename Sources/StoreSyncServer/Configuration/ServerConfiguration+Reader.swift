@@ -69,6 +69,7 @@ extension ServerConfiguration {
         allowUnverified = try settings.boolean(.allowUnverified) ?? allowUnverified
         maxBodyBytes = try settings.integer(.maxBodyBytes, in: 1024...(1 << 30)) ?? maxBodyBytes
         snapshotCacheEntries = try settings.integer(.snapshotCacheEntries, in: 0...10_000_000) ?? snapshotCacheEntries
+        snapshotCacheBytes = try settings.integer(.snapshotCacheBytes, in: (1 << 20)...(1 << 40)) ?? snapshotCacheBytes
         passwordHashCost = try settings.integer(.bcryptCost, in: 4...31).map(UInt8.init) ?? passwordHashCost
         maxRestoreEntries = try settings.integer(.maxRestoreEntries, in: 1...1_000_000) ?? maxRestoreEntries
         appStoreAPIKey = try AppStoreAPIKeySettings(

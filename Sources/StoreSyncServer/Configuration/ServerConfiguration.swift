@@ -55,6 +55,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes = 16 * 1024 * 1024
     /// The most accounts whose snapshot is cached (about 1–2 KB each); 0 turns the cache off.
     public var snapshotCacheEntries = 50_000
+    /// The most bytes of snapshot bodies cached; a body over an eighth of it is not cached.
+    public var snapshotCacheBytes = 128 * 1024 * 1024
     /// bcrypt's work factor for new password hashes.
     public var passwordHashCost: UInt8 = 12
     /// The most entries one restore may carry.

@@ -104,6 +104,9 @@ extension Setting {
     static let snapshotCacheEntries = Setting(
         "storesync.snapshotCacheEntries", "STORESYNC_SNAPSHOT_CACHE_ENTRIES",
         "most accounts whose signed snapshot is cached (default 50000, ~1-2 KB each; 0: no cache)")
+    static let snapshotCacheBytes = Setting(
+        "storesync.snapshotCacheBytes", "STORESYNC_SNAPSHOT_CACHE_BYTES",
+        "most bytes of snapshots cached (default 134217728; one over an eighth of it is not cached)")
     static let bcryptCost = Setting(
         "storesync.bcryptCost", "STORESYNC_BCRYPT_COST", "bcrypt work factor for passwords (default 12)")
     static let maxRestoreEntries = Setting(
@@ -169,7 +172,7 @@ extension Setting {
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .sandboxInProduction, .sessionIdleSeconds, .transferCooldownSeconds, .verifyReceiptURL,
         .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds, .allowUnverified, .maxBodyBytes,
-        .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries, .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId,
+        .maxRestoreEntries, .bcryptCost, .snapshotCacheEntries, .snapshotCacheBytes, .logLevel, .appStoreAPIKeyId, .appStoreAPIIssuerId,
         .appStoreAPIPrivateKey, .appStoreAPIURL, .reconcilePerMinute,
         .httpIdleTimeoutSeconds, .httpMaxConnections, .maxAnonymousBodyBytes, .trustedProxies, .passwordChecks,
         .databaseStatementTimeoutSeconds, .databaseLockTimeoutSeconds,

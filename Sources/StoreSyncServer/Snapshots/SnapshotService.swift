@@ -47,12 +47,23 @@ final class SnapshotService: Sendable {
             case .evicted(let version, _): version
             }
         }
+
+        /// The bytes of body the entry holds.
+        var bodyBytes: Int {
+            switch self {
+            case .snapshot(let cached): cached.body.count
+            case .evicted: 0
+            }
+        }
     }
 
     private let signer: SnapshotSigner
     private let offlineGrace: TimeInterval
     private let feed: ChangeFeed?
     private let capacity: Int
+    /// The most bytes of bodies kept: the entry count alone would let accounts with long
+    /// histories (a snapshot of 10,000 purchases is 4 MB) hold gigabytes.
+    private let byteBudget: Int
     /// A cached snapshot is re-signed once this share of the offline grace has passed, so a
     /// device always receives most of the grace.
     private let refreshAfter: TimeInterval
@@ -60,9 +71,39 @@ final class SnapshotService: Sendable {
     private let state = NIOLockedValueBox(State())
 
     private struct State {
-        var entries: [UUID: Entry] = [:]
+        private(set) var entries: [UUID: Entry] = [:]
+        /// The bytes of the bodies in ``entries``.
+        private(set) var bodyBytes = 0
         /// Every eviction since this moment is still known (as an entry's tombstone or version).
         var rememberedSince = ContinuousClock.now
+
+        /// An account's entry; setting it keeps ``bodyBytes``.
+        subscript(account: UUID) -> Entry? {
+            get { entries[account] }
+            set {
+                bodyBytes += (newValue?.bodyBytes ?? 0) - (entries[account]?.bodyBytes ?? 0)
+                entries[account] = newValue
+            }
+        }
+
+        /// Keeps only the entries `isIncluded` accepts.
+        mutating func keep(where isIncluded: (Entry) -> Bool) {
+            entries = entries.filter { isIncluded($0.value) }
+            bodyBytes = entries.values.reduce(0) { $0 + $1.bodyBytes }
+        }
+
+        /// Forgets some entry; answers whether it was a tombstone.
+        mutating func forgetOne() -> Bool {
+            let (account, entry) = entries[entries.startIndex]
+            self[account] = nil
+            if case .evicted = entry { return true }
+            return false
+        }
+
+        mutating func removeAll() {
+            entries.removeAll(keepingCapacity: true)
+            bodyBytes = 0
+        }
     }
     /// `storesync_snapshot_cache_lookups_total{result}`: the hit ratio is what makes the cache
     /// worth its memory, so it is measured where it is decided.
@@ -74,13 +115,19 @@ final class SnapshotService: Sendable {
     ///   - offlineGraceSeconds: How long devices may trust a snapshot offline.
     ///   - feed: The change feed; `nil` (or not live) turns the cache off.
     ///   - capacity: The most accounts kept (bodies are ~1–2 KB each); 0 turns the cache off.
+    ///   - byteBudget: The most bytes of bodies kept; a body larger than an eighth of it is
+    ///     not cached, so that one long history cannot empty the cache of everyone else's.
     ///   - maxAge: The longest an entry is trusted.
-    init(signer: SnapshotSigner, offlineGraceSeconds: Int, feed: ChangeFeed?, capacity: Int, maxAge: TimeInterval = 60) {
+    init(
+        signer: SnapshotSigner, offlineGraceSeconds: Int, feed: ChangeFeed?, capacity: Int,
+        byteBudget: Int, maxAge: TimeInterval = 60
+    ) {
         self.signer = signer
         offlineGrace = TimeInterval(offlineGraceSeconds)
         refreshAfter = TimeInterval(offlineGraceSeconds) / 10
         self.feed = feed
         self.capacity = capacity
+        self.byteBudget = byteBudget
         self.maxAge = maxAge
     }
 
@@ -147,7 +194,7 @@ final class SnapshotService: Sendable {
     ///     the primary, or how far the standby it came from had replayed. An answer older than
     ///     the evictions the cache still remembers is not stored.
     func store(_ signed: SignedSnapshot, catalogRevision: String, at now: Date, freshAsOf: ContinuousClock.Instant = .now) {
-        guard capacity > 0, feed?.isLive == true else { return }
+        guard capacity > 0, feed?.isLive == true, signed.body.count <= byteBudget / 8 else { return }
         let snapshot = signed.snapshot
         let body = signed.body.withUnsafeBytes { Data($0) }
         let cached = CachedSnapshot(
@@ -156,9 +203,14 @@ final class SnapshotService: Sendable {
             body: body)
         state.withLockedValue { state in
             guard freshAsOf >= state.rememberedSince else { return }
-            if let existing = state.entries[snapshot.accountId], existing.version > snapshot.version { return }
-            if state.entries.count >= capacity, state.entries[snapshot.accountId] == nil { makeRoom(&state, now: now) }
-            state.entries[snapshot.accountId] = .snapshot(cached)
+            let existing = state[snapshot.accountId]
+            if let existing, existing.version > snapshot.version { return }
+            let bytesAfter = state.bodyBytes - (existing?.bodyBytes ?? 0) + body.count
+            if (state.entries.count >= capacity && existing == nil) || bytesAfter > byteBudget {
+                state[snapshot.accountId] = nil
+                makeRoom(&state, now: now, for: body.count)
+            }
+            state[snapshot.accountId] = .snapshot(cached)
         }
     }
 
@@ -167,8 +219,8 @@ final class SnapshotService: Sendable {
         // Without a cache there is nothing to evict, and a tombstone would never be cleared.
         guard capacity > 0 else { return }
         state.withLockedValue { state in
-            let version = max(newVersion ?? 0, state.entries[accountId]?.version ?? 0)
-            state.entries[accountId] = .evicted(version: version, at: now)
+            let version = max(newVersion ?? 0, state[accountId]?.version ?? 0)
+            state[accountId] = .evicted(version: version, at: now)
         }
     }
 
@@ -203,9 +255,9 @@ final class SnapshotService: Sendable {
         }
         state.withLockedValue { state in
             for (account, version) in checked where current[account] == version {
-                guard case .snapshot(var cached)? = state.entries[account], cached.version == version else { continue }
+                guard case .snapshot(var cached)? = state[account], cached.version == version else { continue }
                 cached.freshAsOf = max(cached.freshAsOf, checkedAt)
-                state.entries[account] = .snapshot(cached)
+                state[account] = .snapshot(cached)
             }
         }
     }
@@ -214,23 +266,26 @@ final class SnapshotService: Sendable {
     /// no longer stored, since changes made meanwhile may have gone unannounced.
     func invalidateAll() {
         state.withLockedValue { state in
-            state.entries.removeAll(keepingCapacity: true)
+            state.removeAll()
             state.rememberedSince = .now
         }
     }
 
-    /// Drops tombstones and entries past their age first, then arbitrary entries down to 3/4;
+    /// Drops tombstones and entries past their age first, then arbitrary entries down to 3/4 of
+    /// the capacity and, with `incoming` bytes about to be stored, of the byte budget;
     /// forgetting a recent tombstone forgets its eviction, so older answers are refused from now.
-    private func makeRoom(_ state: inout State, now: Date) {
-        state.entries = state.entries.filter { _, entry in
+    private func makeRoom(_ state: inout State, now: Date, for incoming: Int) {
+        state.keep { entry in
             switch entry {
             case .snapshot(let cached): now.timeIntervalSince(cached.storedAt) < maxAge
             case .evicted(_, let at): now.timeIntervalSince(at) < maxAge
             }
         }
         var forgotEviction = false
-        while state.entries.count >= capacity * 3 / 4 {
-            if case .evicted = state.entries.remove(at: state.entries.startIndex).value { forgotEviction = true }
+        while !state.entries.isEmpty,
+            state.entries.count >= capacity * 3 / 4 || state.bodyBytes + incoming > byteBudget * 3 / 4
+        {
+            if state.forgetOne() { forgotEviction = true }
         }
         if forgotEviction { state.rememberedSince = .now }
     }
