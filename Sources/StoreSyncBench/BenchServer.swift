@@ -72,27 +72,44 @@ struct BenchServer {
 /// Reads a process's resident set size.
 enum ResidentMemory {
     static func bytes(of pid: Int32) async -> Int? {
-        // Linux: "VmRSS:   123456 kB" in /proc/<pid>/status.
-        if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        {
-            return kilobytes * 1024
-        }
+        if let bytes = status("VmRSS", of: pid) { return bytes }
         // Elsewhere (macOS): ps reports kilobytes.
         guard let output = try? await Shell.output("ps", ["-o", "rss=", "-p", String(pid)]),
             let kilobytes = Int(output.trimmingCharacters(in: .whitespacesAndNewlines))
         else { return nil }
         return kilobytes * 1024
     }
+
+    /// Linux: a `/proc/<pid>/status` figure, e.g. "VmRSS:   123456 kB", in bytes.
+    static func status(_ field: String, of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes * 1024
+    }
+
+    /// Linux: starts the kernel's record of the process's peak resident size (`VmHWM`) afresh
+    /// from its current size; answers whether it could.
+    static func resetPeak(of pid: Int32) -> Bool {
+        guard let file = FileHandle(forWritingAtPath: "/proc/\(pid)/clear_refs") else { return false }
+        defer { try? file.close() }
+        return (try? file.write(contentsOf: Data("5".utf8))) != nil
+    }
 }
 
-/// Samples a process's resident memory while a load runs and keeps the peak.
+/// Keeps a process's peak resident memory while a load runs: on Linux the kernel's own
+/// high-water mark, reset when the load starts, so a peak between two readings is not missed;
+/// elsewhere, the highest of readings five times a second.
 final class ResidentMemorySampler: @unchecked Sendable {  // `peak` is written by the sampling task only, read after it ends.
     private var peak = 0
     private var task: Task<Void, Never>?
+    private var pid: Int32 = 0
+    private var exact = false
 
     func start(pid: Int32) {
+        self.pid = pid
+        exact = ResidentMemory.resetPeak(of: pid)
         task = Task { [self] in
             while !Task.isCancelled {
                 if let bytes = await ResidentMemory.bytes(of: pid) { peak = max(peak, bytes) }
@@ -105,6 +122,7 @@ final class ResidentMemorySampler: @unchecked Sendable {  // `peak` is written b
     func stop() async -> Int {
         task?.cancel()
         await task?.value
-        return peak
+        guard exact, let highWater = ResidentMemory.status("VmHWM", of: pid) else { return peak }
+        return max(peak, highWater)
     }
 }
