@@ -19,13 +19,7 @@ extension Request {
     func decodeJSON<Body: Decodable>(
         _ type: Body.Type, limit: Int, fastPath: ((UnsafeRawBufferPointer) -> Body?)? = nil
     ) async throws -> Body {
-        let contentType = headers[.contentType]
-        guard let contentType, Self.isJSON(contentType) else { throw ProblemError.unsupportedMediaType(contentType) }
-        // A declared length over the limit is refused before a byte of the body is read (and
-        // before a client waiting for `100 Continue` is invited to send it).
-        if let declared = headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw ProblemError.payloadTooLarge(limit: limit)
-        }
+        try checkJSONHeaders(limit: limit)
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: limit)
@@ -42,6 +36,17 @@ extension Request {
             return try StoreSyncJSON.makeDecoder().decode(Body.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
             throw ProblemError.describing(error)
+        }
+    }
+
+    /// Refuses a body that is not JSON (415) or declares more than `limit` bytes (413), before
+    /// a byte of it is read (and before a client waiting for `100 Continue` is invited to send
+    /// it).
+    func checkJSONHeaders(limit: Int) throws {
+        let contentType = headers[.contentType]
+        guard let contentType, Self.isJSON(contentType) else { throw ProblemError.unsupportedMediaType(contentType) }
+        if let declared = headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw ProblemError.payloadTooLarge(limit: limit)
         }
     }
 

@@ -18,7 +18,7 @@ struct SyncController {
     }
 
     @Sendable func restore(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let body = try await request.decodeJSON(RestoreRequest.self, limit: maxBodyBytes, fastPath: RestoreRequest.fastDecoded)
+        let body = try await request.decodeRestore(limit: maxBodyBytes)
         return try Self.response(for: try await sync.restore(body, for: context.device))
     }
 

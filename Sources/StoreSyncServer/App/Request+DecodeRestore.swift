@@ -1,0 +1,43 @@
+import Hummingbird
+import NIOCore
+import StoreSyncAPI
+import StoreSyncWire
+
+extension Request {
+    /// Decodes a restore body as it arrives (``StoreSyncWire/RestoreRequestStream``): each entry
+    /// as soon as it is in, so a large restore's body is never held whole beside the texts
+    /// decoded from it. The same checks and answers as ``decodeJSON(_:limit:fastPath:)``: 415,
+    /// 413 (from the declared length, and from the bytes as they come), and a 400 naming the
+    /// field, an entry's by its position.
+    ///
+    /// - Parameter limit: The largest body accepted, in bytes.
+    /// - Throws: ``ProblemError`` for every client mistake.
+    func decodeRestore(limit: Int) async throws -> RestoreRequest {
+        try checkJSONHeaders(limit: limit)
+        var stream = RestoreRequestStream()
+        do {
+            for try await fragment in body {
+                guard stream.count + fragment.readableBytes <= limit else { throw ProblemError.payloadTooLarge(limit: limit) }
+                try fragment.withUnsafeReadableBytes { try stream.consume($0) }
+            }
+        } catch let error as ProblemError {
+            throw error
+        } catch is RestoreRequestStream.Malformed {
+            throw ProblemError.malformedJSON("the body is not valid JSON")
+        } catch let error as DecodingError {
+            throw ProblemError.describing(error)
+        } catch {
+            // The connection failed inside the body: the client closed it, or sent nothing for
+            // the idle timeout. A client's doing, not the server's.
+            throw ProblemError.malformedJSON("the body ended before its declared length")
+        }
+        guard stream.count > 0 else { throw ProblemError.malformedJSON("the body is empty") }
+        do {
+            return try stream.finish()
+        } catch is RestoreRequestStream.Malformed {
+            throw ProblemError.malformedJSON("the body is not valid JSON")
+        } catch let error as DecodingError {
+            throw ProblemError.describing(error)
+        }
+    }
+}
