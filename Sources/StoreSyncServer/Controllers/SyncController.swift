@@ -19,7 +19,7 @@ struct SyncController {
 
     @Sendable func restore(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         let body = try await request.decodeRestore(limit: maxBodyBytes)
-        return try Self.response(for: try await sync.restore(body, for: context.device))
+        return try Self.response(for: try await sync.restore(consume body, for: context.device))
     }
 
     /// A ``SyncResponse`` whose snapshot is the body made for it, not encoded again.

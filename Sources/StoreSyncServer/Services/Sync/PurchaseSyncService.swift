@@ -63,7 +63,10 @@ struct PurchaseSyncService: Sendable {
     ///
     /// - Throws: ``RequestError`` when the request has too many entries; ``VerificationError``
     ///   when the receipt is refused or Apple does not answer.
-    func restore(_ request: RestoreRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
+    ///
+    /// The request is consumed: its signed texts (most of a large restore's memory) are let go
+    /// as soon as they are stored, before the answer is made.
+    func restore(_ request: consuming RestoreRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
         guard request.entries.count <= maxRestoreEntries else {
             throw RequestError.invalid(field: "entries", detail: "at most \(maxRestoreEntries) entries per restore")
         }
@@ -71,16 +74,19 @@ struct PurchaseSyncService: Sendable {
         // settles the texts this process verified and hashes the others; verifying the rest
         // needs the holdings. The transaction starts from the same read when the account has not
         // changed since.
-        async let fromReceipt = receiptItems(request.receipt)
-        async let read = readHoldings(of: device.accountId)
-        let recalled = await verification.recall(request.entries)
-        let holdings = try await read
-        var items = await verification.verify(recalled, against: holdings)
-        items += try await fromReceipt
-        items += Self.legacyFlagItems(request.legacyFlags ?? [:], catalog: catalog.current)
-
         let options = SyncOptions(userInitiated: request.userInitiated ?? false, dryRun: request.dryRun ?? false)
-        return try await sync(items, for: device.accountId, options: options, startingFrom: holdings)
+        let flags = Self.legacyFlagItems(request.legacyFlags ?? [:], catalog: catalog.current)
+        let receipt = request.receipt
+        let entries = request.entries
+        _ = consume request
+        async let fromReceipt = receiptItems(receipt)
+        async let read = readHoldings(of: device.accountId)
+        let recalled = await verification.recall(consume entries)
+        let holdings = try await read
+        var items = await verification.verify(consume recalled, against: holdings)
+        items += try await fromReceipt
+        items += flags
+        return try await sync(consume items, for: device.accountId, options: options, startingFrom: holdings)
     }
 
     /// The items of an app receipt's in-app purchases, each admitted or rejected by the
@@ -115,11 +121,12 @@ struct PurchaseSyncService: Sendable {
     /// - Parameter read: What the account held when read before the transaction, if it was; the
     ///   transaction starts from it when the account's version has not moved since.
     private func sync(
-        _ items: [SyncItem], for accountId: UUID, options: SyncOptions, startingFrom read: AccountHoldings?
+        _ items: consuming [SyncItem], for accountId: UUID, options: SyncOptions, startingFrom read: AccountHoldings?
     ) async throws -> SyncOutcome {
         let now = now()
         let catalog = catalog.current
-        let chains = SyncTransaction.chains(of: items)
+        let presented = consume items
+        let chains = SyncTransaction.chains(of: presented)
         let (verdicts, written) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
             let transaction = SyncTransaction(
                 connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
@@ -132,8 +139,11 @@ struct PurchaseSyncService: Sendable {
                 plan.add(await verification.unclaimed(kept.kind, kept.signedPayload), for: kept.accountId)
             }
             let written = try await transaction.write(plan, before: before)
-            return (transaction.verdicts(for: items, decided: decided, written: written), written)
+            return (transaction.verdicts(for: presented, decided: decided, written: written), written)
         }
+        // Stored: the signed texts, most of a large restore's memory, are not needed for the answer.
+        _ = consume presented
+        _ = consume chains
         SyncMetrics.record(verdicts, dryRun: options.dryRun)
         if options.dryRun {
             let preview = try snapshots.preview(
