@@ -61,11 +61,11 @@ struct PurchaseSyncService: Sendable {
     /// dropped under one verdict, so however many a request carries, the work and the answer
     /// stay bounded by the catalog.
     ///
-    /// - Throws: ``RequestError`` when the request has too many entries; ``VerificationError``
-    ///   when the receipt is refused or Apple does not answer.
-    ///
     /// The request is consumed: its signed texts (most of a large restore's memory) are let go
     /// as soon as they are stored, before the answer is made.
+    ///
+    /// - Throws: ``RequestError`` when the request has too many entries; ``VerificationError``
+    ///   when the receipt is refused or Apple does not answer.
     func restore(_ request: consuming RestoreRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
         guard request.entries.count <= maxRestoreEntries else {
             throw RequestError.invalid(field: "entries", detail: "at most \(maxRestoreEntries) entries per restore")
