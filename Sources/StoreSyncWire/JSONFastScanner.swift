@@ -22,11 +22,16 @@ struct JSONFastScanner {
 
     var isAtEnd: Bool { position == bytes.count }
 
-    /// Skips JSON whitespace (space, tab, line feed, carriage return).
+    /// JSON's whitespace: space, tab, line feed, carriage return.
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Skips JSON whitespace.
     mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            case let byte where Self.isWhitespace(byte): position += 1
             default: return
             }
         }

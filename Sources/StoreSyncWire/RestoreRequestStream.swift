@@ -95,7 +95,7 @@ package struct RestoreRequestStream {
             case .start:
                 let byte = bytes[index]
                 index += 1
-                if Self.isWhitespace(byte) { continue }
+                if JSONFastScanner.isWhitespace(byte) { continue }
                 rest.append(byte)
                 if byte == UInt8(ascii: "{") {
                     (mode, depth, member) = (.object, 1, .expectingKey)
@@ -106,7 +106,7 @@ package struct RestoreRequestStream {
                 rest.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index...]))
                 index = bytes.count
             case .done:
-                guard Self.isWhitespace(bytes[index]) else {
+                guard JSONFastScanner.isWhitespace(bytes[index]) else {
                     // Kept whole, the decoder decides what follows the object.
                     guard !streamed else { throw Malformed() }
                     mode = .opaque
@@ -158,7 +158,7 @@ package struct RestoreRequestStream {
         var index = start
         while index < bytes.count, mode == .object {
             let byte = bytes[index]
-            if member == .expectingValue, !Self.isWhitespace(byte) {
+            if member == .expectingValue, !JSONFastScanner.isWhitespace(byte) {
                 member = .inValue
                 if !keyIsPlain {
                     escapedKey = true
@@ -217,7 +217,7 @@ package struct RestoreRequestStream {
         var index = start
         while index < bytes.count {
             let byte = bytes[index]
-            if Self.isWhitespace(byte) {
+            if JSONFastScanner.isWhitespace(byte) {
                 index += 1
                 continue
             }
@@ -320,10 +320,6 @@ package struct RestoreRequestStream {
         @unknown default:
             throw Malformed()
         }
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// The index of the first `"` or `\` at or after `start`, or the end.

@@ -26,11 +26,9 @@ extension Request {
         } catch is NIOTooManyBytesError {
             throw ProblemError.payloadTooLarge(limit: limit)
         } catch {
-            // The connection failed inside the body: the client closed it, or sent nothing for
-            // the idle timeout. A client's doing, not the server's.
-            throw ProblemError.malformedJSON("the body ended before its declared length")
+            throw ProblemError.bodyEnded
         }
-        guard buffer.readableBytes > 0 else { throw ProblemError.malformedJSON("the body is empty") }
+        guard buffer.readableBytes > 0 else { throw ProblemError.emptyBody }
         if let fastPath, let body = buffer.withUnsafeReadableBytes(fastPath) { return body }
         do {
             return try StoreSyncJSON.makeDecoder().decode(Body.self, from: Data(buffer.readableBytesView))
@@ -57,6 +55,12 @@ extension Request {
 }
 
 extension ProblemError {
+    /// The connection failed inside the body: the client closed it, or sent nothing for the
+    /// idle timeout. A client's doing, not the server's.
+    static var bodyEnded: ProblemError { .malformedJSON("the body ended before its declared length") }
+    static var emptyBody: ProblemError { .malformedJSON("the body is empty") }
+    static var notJSON: ProblemError { .malformedJSON("the body is not valid JSON") }
+
     /// A 400 that names the offending field, e.g. `entries[3].signedDate`.
     static func describing(_ error: DecodingError) -> ProblemError {
         switch error {
@@ -70,7 +74,7 @@ extension ProblemError {
             let field = context.codingPath.fieldPath(topLevel: "body")
             return .invalidRequest("\(field) must be a \(typeName(type))", field: field)
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return .malformedJSON("the body is not valid JSON")
+            return .notJSON
         case .dataCorrupted(let context):
             let field = context.codingPath.fieldPath(topLevel: "body")
             return .invalidRequest("\(field) is invalid: \(context.debugDescription)", field: field)

@@ -20,24 +20,16 @@ extension Request {
                 guard stream.count + fragment.readableBytes <= limit else { throw ProblemError.payloadTooLarge(limit: limit) }
                 try fragment.withUnsafeReadableBytes { try stream.consume($0) }
             }
+            guard stream.count > 0 else { throw ProblemError.emptyBody }
+            return try stream.finish()
         } catch let error as ProblemError {
             throw error
         } catch is RestoreRequestStream.Malformed {
-            throw ProblemError.malformedJSON("the body is not valid JSON")
+            throw ProblemError.notJSON
         } catch let error as DecodingError {
             throw ProblemError.describing(error)
         } catch {
-            // The connection failed inside the body: the client closed it, or sent nothing for
-            // the idle timeout. A client's doing, not the server's.
-            throw ProblemError.malformedJSON("the body ended before its declared length")
-        }
-        guard stream.count > 0 else { throw ProblemError.malformedJSON("the body is empty") }
-        do {
-            return try stream.finish()
-        } catch is RestoreRequestStream.Malformed {
-            throw ProblemError.malformedJSON("the body is not valid JSON")
-        } catch let error as DecodingError {
-            throw ProblemError.describing(error)
+            throw ProblemError.bodyEnded
         }
     }
 }
