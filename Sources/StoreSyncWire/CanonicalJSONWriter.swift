@@ -22,6 +22,23 @@ struct CanonicalJSONWriter {
         fileprivate var isEmpty = true
     }
 
+    /// Appends `count` placeholder bytes, to be replaced (``replace(_:with:)``) once what
+    /// follows them is written; answers where they start.
+    mutating func reserve(_ count: Int) -> Int {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+        return start
+    }
+
+    /// Replaces written bytes: in place when `replacement` has their length, else moving every
+    /// byte after them once.
+    mutating func replace(_ range: ClosedRange<Int>, with replacement: [UInt8]) {
+        guard replacement.count == range.count else { return bytes.replaceSubrange(range, with: replacement) }
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[range]).update(fromContentsOf: replacement)
+        }
+    }
+
     mutating func startObject<Key>(_ keys: WireKeys<Key>) -> OpenObject<Key> {
         bytes.append(UInt8(ascii: "{"))
         return OpenObject(keys: keys)
@@ -82,17 +99,18 @@ struct CanonicalJSONWriter {
         _ writeElement: (inout CanonicalJSONWriter, Element) throws -> Void
     ) rethrows {
         member(index, in: &object)
+        try array(elements, writeElement)
+    }
+
+    /// An array, each element written by `writeElement`.
+    mutating func array<Element>(
+        _ elements: [Element], _ writeElement: (inout CanonicalJSONWriter, Element) throws -> Void
+    ) rethrows {
         bytes.append(UInt8(ascii: "["))
         for (position, element) in elements.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
             try writeElement(&self, element)
         }
         bytes.append(UInt8(ascii: "]"))
-    }
-
-    /// A member whose value is JSON already written.
-    mutating func member<Key>(_ index: Int, json value: some Sequence<UInt8>, in object: inout OpenObject<Key>) {
-        member(index, in: &object)
-        bytes.append(contentsOf: value)
     }
 }

@@ -11,38 +11,71 @@ extension Snapshot {
     /// - Returns: Canonical UTF-8 JSON.
     /// - Throws: `EncodingError` when a date falls outside years 0001–9999.
     package func signedBytes() throws -> Data {
-        var writer = CanonicalJSONWriter(capacity: 256 + 420 * transactions.count)
+        var writer = CanonicalJSONWriter(capacity: bodyCapacity)
         try writer.writeSignedContent(of: self)
         return Data(writer.bytes)
     }
 
-    /// A signed snapshot's JSON made from the bytes its signature covers, without encoding it
-    /// a second time: the signature becomes the first member of the signed object.
+    /// A signed snapshot's JSON, written once: the bytes the signature covers are written with
+    /// room before them, `sign` signs them where they lie, and the signature becomes the first
+    /// member of the object, in that room.
     ///
     /// JSON members are unordered, and a device checks the signature over the canonical bytes
     /// it derives from the decoded snapshot, so the body's member order carries no meaning.
+    /// Written this way, a snapshot of 10,000 purchases (4 MB) is one buffer, not its signed
+    /// bytes plus a body copied from them.
     ///
-    /// - Parameters:
-    ///   - signedBytes: ``signedBytes()`` of the snapshot: a JSON object with members.
-    ///   - signature: Base64 of the Ed25519 signature over them (base64 needs no escaping).
-    /// - Returns: JSON that decodes to the snapshot with that signature.
-    package static func body(signedBytes: Data, signature: String) -> Data {
-        precondition(signedBytes.first == UInt8(ascii: "{") && signedBytes.count > 2, "signed bytes must be a JSON object with members")
-        let signatureMember = CodingKeys.wire.member(CodingKeys.signatureIndex)
-        var body = Data(capacity: signedBytes.count + signatureMember.count + signature.utf8.count + 4)
-        body.append(UInt8(ascii: "{"))
-        body.append(contentsOf: signatureMember)
-        body.append(UInt8(ascii: "\""))
-        body.append(contentsOf: signature.utf8)
-        body.append(contentsOf: #"","#.utf8)
-        body.append(signedBytes.dropFirst())
-        return body
+    /// - Parameter sign: Signs ``signedBytes()`` (it is handed exactly those bytes) and answers
+    ///   base64 of the signature (base64 needs no escaping).
+    /// - Returns: JSON that decodes to the snapshot with the signature `sign` answered.
+    /// - Throws: What `sign` throws; `EncodingError` when a date falls outside years 0001–9999.
+    package func body(signedBy sign: (UnsafeRawBufferPointer) throws -> String) throws -> [UInt8] {
+        var writer = CanonicalJSONWriter(capacity: bodyCapacity)
+        try writer.writeSigned(self, signedBy: sign)
+        return writer.bytes
     }
+
+    /// Bytes to reserve for the snapshot's JSON: most of a snapshot is its transactions.
+    var bodyCapacity: Int { 256 + 420 * transactions.count }
 }
 
 extension Snapshot.CodingKeys {
     /// Where `signature` is among the keys.
     fileprivate static let signatureIndex = allCases.firstIndex(of: .signature)!
+
+    /// The length of base64 of a 64-byte Ed25519 signature: the room left for it. A signature
+    /// of another length still lands, at the cost of moving the bytes after it once.
+    fileprivate static let expectedSignatureLength = 88
+}
+
+extension CanonicalJSONWriter {
+    /// Writes `snapshot` with its signature as the first member: `{"signature":"…",` followed
+    /// by the signed bytes without their opening brace.
+    ///
+    /// The signed bytes are written after room for that prefix less one byte: their opening
+    /// brace sits where the prefix's closing comma goes, so once they are signed, the prefix is
+    /// written over the room and the brace.
+    mutating func writeSigned(_ snapshot: Snapshot, signedBy sign: (UnsafeRawBufferPointer) throws -> String) throws {
+        let start = reserve(Self.signatureRoom - 1)
+        try writeSignedContent(of: snapshot)
+        let signedStart = start + Self.signatureRoom - 1
+        let signature = try bytes.withUnsafeBytes { try sign(UnsafeRawBufferPointer(rebasing: $0[signedStart...])) }
+        replace(start...signedStart, with: Self.signaturePrefix(signature))
+    }
+
+    /// The length of the prefix for a signature of the expected length.
+    private static let signatureRoom = signaturePrefix(
+        String(repeating: "A", count: Snapshot.CodingKeys.expectedSignatureLength)).count
+
+    /// `{"signature":"…",`: what goes before the signed bytes without their opening brace.
+    private static func signaturePrefix(_ signature: String) -> [UInt8] {
+        var prefix = [UInt8(ascii: "{")]
+        prefix.append(contentsOf: Snapshot.CodingKeys.wire.member(Snapshot.CodingKeys.signatureIndex))
+        prefix.append(UInt8(ascii: "\""))
+        prefix.append(contentsOf: signature.utf8)
+        prefix.append(contentsOf: #"","#.utf8)
+        return prefix
+    }
 }
 
 extension CanonicalJSONWriter {

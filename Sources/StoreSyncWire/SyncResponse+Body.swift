@@ -2,28 +2,40 @@ package import Foundation
 package import StoreSyncAPI
 
 extension SyncResponse {
-    /// A sync response's JSON made from a signed snapshot's body, without encoding the
-    /// snapshot a second time (it is most of a large restore's answer).
+    /// A sync response's JSON, its snapshot signed where it is written
+    /// (``Snapshot/body(signedBy:)``): a large restore's answer is one buffer, its snapshot
+    /// neither copied nor encoded twice.
     ///
     /// The verdicts are written by hand too, as ``StoreSyncJSON/makeEncoder()`` writes them
     /// (sorted keys, absent optionals left out): a restore answers one per presented item.
     ///
     /// - Parameters:
     ///   - verdicts: One per presented item, in request order.
-    ///   - snapshotBody: The signed snapshot's JSON (``Snapshot/body(signedBytes:signature:)``).
+    ///   - snapshot: The account's snapshot; its own `signature` is not written.
+    ///   - sign: Signs the snapshot's ``Snapshot/signedBytes()`` and answers base64 of the
+    ///     signature; `nil` for an unsigned snapshot (a dry run's preview), written without a
+    ///     `signature` member.
     /// - Returns: JSON that decodes to a ``SyncResponse`` with these verdicts and that snapshot.
-    /// - Throws: `EncodingError` when a verdict's date falls outside years 0001–9999.
-    package static func body(verdicts: [Verdict], snapshotBody: Data) throws -> Data {
-        var writer = CanonicalJSONWriter(capacity: snapshotBody.count + verdicts.count * 120 + 32)
+    /// - Throws: What `sign` throws; `EncodingError` when a date falls outside years 0001–9999.
+    package static func body(
+        verdicts: [Verdict], snapshot: Snapshot, signedBy sign: ((UnsafeRawBufferPointer) throws -> String)?
+    ) throws -> [UInt8] {
+        var writer = CanonicalJSONWriter(capacity: snapshot.bodyCapacity + verdicts.count * 120 + 32)
         var object = writer.startObject(CodingKeys.wire)
         for (key, index) in object.keys.canonicalOrder {
+            writer.member(index, in: &object)
             switch key {
-            case .snapshot: writer.member(index, json: snapshotBody, in: &object)
-            case .verdicts: try writer.member(index, array: verdicts, in: &object) { try $0.write($1) }
+            case .snapshot:
+                if let sign {
+                    try writer.writeSigned(snapshot, signedBy: sign)
+                } else {
+                    try writer.writeSignedContent(of: snapshot)
+                }
+            case .verdicts: try writer.array(verdicts) { try $0.write($1) }
             }
         }
         writer.endObject(object)
-        return Data(writer.bytes)
+        return writer.bytes
     }
 }
 

@@ -26,22 +26,58 @@ import Testing
         #expect(String(decoding: try snapshot.signedBytes(), as: UTF8.self) == expected)
     }
 
-    @Test func theBodyMadeFromTheSignedBytesDecodesToTheSignedSnapshot() throws {
-        let signature = "c2lnbmF0dXJlIG9mIHRoZSBjb250ZW50"
-        let body = Snapshot.body(signedBytes: try WireFixture.snapshot.signedBytes(), signature: signature)
-        let decoded = try StoreSyncJSON.makeDecoder().decode(Snapshot.self, from: body)
-        #expect(decoded == WireFixture.snapshot.signed(signature))
+    /// A stand-in signer: answers base64 of the first 66 bytes it is handed (88 characters,
+    /// an Ed25519 signature's length, for every snapshot) and keeps everything it was handed.
+    final class RecordingSigner {
+        var handed: [Data] = []
+        var length = 66
+
+        func sign(_ bytes: UnsafeRawBufferPointer) -> String {
+            handed.append(Data(bytes))
+            return Data(bytes.prefix(length)).base64EncodedString()
+        }
+    }
+
+    @Test func theBodyIsSignedOverExactlyTheSignedBytesAndDecodesToTheSignedSnapshot() throws {
+        let signer = RecordingSigner()
+        let body = try WireFixture.snapshot.body(signedBy: signer.sign)
+        #expect(signer.handed == [try WireFixture.snapshot.signedBytes()])
+        let decoded = try StoreSyncJSON.makeDecoder().decode(Snapshot.self, from: Data(body))
+        #expect(decoded == WireFixture.snapshot.signed(signer.sign(signer.handed[0].withUnsafeBytes { $0 })))
         #expect(try decoded.signedBytes() == WireFixture.snapshot.signedBytes())
     }
 
-    @Test func theSyncResponseMadeFromASnapshotBodyDecodesToTheSameResponse() throws {
-        let signed = WireFixture.snapshot.signed("c2lnbmF0dXJl")
-        let snapshotBody = Snapshot.body(signedBytes: try signed.signedBytes(), signature: signed.signature)
-        let body = try SyncResponse.body(verdicts: WireFixture.verdicts, snapshotBody: snapshotBody)
-        let decoded = try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: body)
-        #expect(decoded == SyncResponse(verdicts: WireFixture.verdicts, snapshot: signed))
-        let empty = try SyncResponse.body(verdicts: [], snapshotBody: snapshotBody)
-        #expect(try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: empty).verdicts.isEmpty)
+    /// The room before the signed bytes fits an Ed25519 signature; any other length moves them.
+    @Test(arguments: [0, 1, 12, 65, 67, 200])
+    func aSignatureOfAnotherLengthStillLands(length: Int) throws {
+        let signer = RecordingSigner()
+        signer.length = length
+        let signature = Data(try WireFixture.snapshot.signedBytes().prefix(length)).base64EncodedString()
+        let body = try WireFixture.snapshot.body(signedBy: signer.sign)
+        #expect(try StoreSyncJSON.makeDecoder().decode(Snapshot.self, from: Data(body)) == WireFixture.snapshot.signed(signature))
+        let response = try SyncResponse.body(verdicts: WireFixture.verdicts, snapshot: WireFixture.snapshot, signedBy: signer.sign)
+        #expect(
+            try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: Data(response))
+                == SyncResponse(verdicts: WireFixture.verdicts, snapshot: WireFixture.snapshot.signed(signature)))
+    }
+
+    @Test func theSyncResponseSignsItsSnapshotAndDecodesToTheSameResponse() throws {
+        let signer = RecordingSigner()
+        let body = try SyncResponse.body(verdicts: WireFixture.verdicts, snapshot: WireFixture.snapshot, signedBy: signer.sign)
+        #expect(signer.handed == [try WireFixture.snapshot.signedBytes()])
+        let signature = signer.handed[0].prefix(66).base64EncodedString()
+        let decoded = try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: Data(body))
+        #expect(decoded == SyncResponse(verdicts: WireFixture.verdicts, snapshot: WireFixture.snapshot.signed(signature)))
+        let empty = try SyncResponse.body(verdicts: [], snapshot: WireFixture.snapshot, signedBy: signer.sign)
+        #expect(try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: Data(empty)).verdicts.isEmpty)
+    }
+
+    /// A dry run's preview is never signed: its snapshot has no `signature` member at all.
+    @Test func anUnsignedSyncResponseCarriesNoSignature() throws {
+        let body = try SyncResponse.body(verdicts: WireFixture.verdicts, snapshot: WireFixture.snapshot, signedBy: nil)
+        #expect(!String(decoding: body, as: UTF8.self).contains(#""signature""#))
+        let decoded = try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: Data(body))
+        #expect(decoded == SyncResponse(verdicts: WireFixture.verdicts, snapshot: WireFixture.snapshot.signed("")))
     }
 
     @Test func signatureDoesNotChangeTheSignedBytes() throws {
@@ -69,9 +105,12 @@ import Testing
 
     @Test func everySnapshotBodyDecodesToTheSignedSnapshot() async {
         await propertyCheck(count: 200, input: SnapshotGenerators.snapshot) { snapshot in
-            let signature = "c2lnbmF0dXJl"
-            let body = Snapshot.body(signedBytes: try snapshot.signedBytes(), signature: signature)
-            #expect(try StoreSyncJSON.makeDecoder().decode(Snapshot.self, from: body) == snapshot.signed(signature))
+            let signer = RecordingSigner()
+            let body = try snapshot.body(signedBy: signer.sign)
+            let signed = try snapshot.signedBytes()
+            #expect(signer.handed == [signed])
+            let signature = signed.prefix(66).base64EncodedString()
+            #expect(try StoreSyncJSON.makeDecoder().decode(Snapshot.self, from: Data(body)) == snapshot.signed(signature))
         }
     }
 }

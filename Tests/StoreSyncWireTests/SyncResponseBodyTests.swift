@@ -5,7 +5,7 @@ import StoreSyncTesting
 import StoreSyncWire
 import Testing
 
-/// `SyncResponse.body(verdicts:snapshotBody:)` writes its verdicts by hand; they must read
+/// `SyncResponse.body(verdicts:snapshot:signedBy:)` writes its verdicts by hand; they must read
 /// back as exactly the verdicts given, whatever their strings hold.
 @Suite struct SyncResponseBodyTests {
     static let text = WireGenerators.escapeHeavyText
@@ -14,14 +14,13 @@ import Testing
         SnapshotGenerators.instant.optional()
     ).map { Verdict(originalTransactionId: $0, transactionId: $1, verdict: $2, reason: $3, productId: $4, movableAt: $5) }
 
-    static let snapshotBody: Data = {
-        let signed = WireFixture.snapshot.signed("c2lnbmF0dXJl")
-        return Snapshot.body(signedBytes: try! signed.signedBytes(), signature: signed.signature)
-    }()
+    static func body(_ verdicts: [Verdict]) throws -> Data {
+        Data(try SyncResponse.body(verdicts: verdicts, snapshot: WireFixture.snapshot) { _ in "c2lnbmF0dXJl" })
+    }
 
     @Test func everyVerdictReadsBackAsWritten() async {
         await propertyCheck(count: 300, input: Self.verdict.array(of: 0...8)) { verdicts in
-            let body = try SyncResponse.body(verdicts: verdicts, snapshotBody: Self.snapshotBody)
+            let body = try Self.body(verdicts)
             let decoded = try StoreSyncJSON.makeDecoder().decode(SyncResponse.self, from: body)
             #expect(decoded.verdicts == verdicts)
             #expect(decoded.snapshot == WireFixture.snapshot.signed("c2lnbmF0dXJl"))
@@ -37,7 +36,7 @@ import Testing
                 originalTransactionId: "300", transactionId: "300", verdict: .ownedByOtherAccount, reason: "moved recently",
                 movableAt: Date(timeIntervalSince1970: 1_800_000_000.125)),
         ]
-        let body = try SyncResponse.body(verdicts: verdicts, snapshotBody: Self.snapshotBody)
+        let body = try Self.body(verdicts)
         let encoded = try StoreSyncJSON.makeEncoder().encode(verdicts)
         #expect(body.suffix(encoded.count + 1) == encoded + Data("}".utf8))
     }

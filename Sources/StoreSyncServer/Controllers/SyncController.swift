@@ -14,16 +14,16 @@ struct SyncController {
 
     @Sendable func upload(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(UploadTransactionRequest.self, limit: maxBodyBytes)
-        return try Self.response(for: try await sync.upload(body, for: context.device))
+        return Self.response(for: try await sync.upload(body, for: context.device))
     }
 
     @Sendable func restore(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         let body = try await request.decodeRestore(limit: maxBodyBytes)
-        return try Self.response(for: try await sync.restore(consume body, for: context.device))
+        return Self.response(for: try await sync.restore(consume body, for: context.device))
     }
 
-    /// A ``SyncResponse`` whose snapshot is the body made for it, not encoded again.
-    private static func response(for outcome: SyncOutcome) throws -> Response {
-        .json(try SyncResponse.body(verdicts: outcome.verdicts, snapshotBody: outcome.snapshotBody))
+    /// The ``SyncResponse`` the sync wrote.
+    private static func response(for outcome: SyncOutcome) -> Response {
+        .json(outcome.body)
     }
 }

@@ -13,10 +13,10 @@ extension LookupService {
         var minimumVersion: Int64 = 0
     }
 
-    /// What the loader answers a request: the response, and the snapshot it signed for it (for
-    /// the cache), under the catalog revision it was derived with.
+    /// What the loader answers a request: the ETag, and the snapshot it signed for it (`nil`
+    /// when the request holds the current one), under the catalog revision it was derived with.
     struct LoadedSnapshot: Sendable {
-        let response: SnapshotResponse
+        let etag: String
         let signed: SignedSnapshot?
         let catalogRevision: String
     }
@@ -74,8 +74,7 @@ extension LookupService {
             guard let account = holdings[request.accountId], account.version >= request.minimumVersion else { continue }
             let etag = etag(version: account.version, catalogRevision: catalog.revision)
             if ifNoneMatch(request.heldTags, names: etag) {
-                answers[request] = .success(
-                    LoadedSnapshot(response: .current(etag: etag), signed: nil, catalogRevision: catalog.revision))
+                answers[request] = .success(LoadedSnapshot(etag: etag, signed: nil, catalogRevision: catalog.revision))
                 continue
             }
             let snapshot =
@@ -86,11 +85,7 @@ extension LookupService {
                         catalog: catalog.catalog, at: now)
                 }
             signed[request.accountId] = snapshot
-            answers[request] = snapshot.map { snapshot in
-                LoadedSnapshot(
-                    response: .snapshot(body: snapshot.body, etag: etag), signed: snapshot,
-                    catalogRevision: catalog.revision)
-            }
+            answers[request] = snapshot.map { LoadedSnapshot(etag: etag, signed: $0, catalogRevision: catalog.revision) }
         }
         return answers
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import PostgresLibPQ
+import NIOCore
 import StoreSyncAPI
 import StoreSyncCore
 
@@ -76,7 +77,7 @@ struct LookupService: Sendable {
     /// version already. The ETag names the account version and the catalog revision: either
     /// changing changes what the account is entitled to.
     enum SnapshotResponse: Sendable {
-        case snapshot(body: Data, etag: String)
+        case snapshot(body: ByteBuffer, etag: String)
         /// The caller's `If-None-Match` names the current tag: a 304, for which no snapshot was
         /// built.
         case current(etag: String)
@@ -115,20 +116,22 @@ struct LookupService: Sendable {
             let answer = await standby.snapshot(for: SnapshotRequest(accountId: accountId, heldTags: heldTags, minimumVersion: seen))
         {
             served[.standby]?.increment()
-            if let signed = answer.loaded.signed {
-                snapshots.store(signed, catalogRevision: answer.loaded.catalogRevision, at: now, freshAsOf: answer.freshAsOf)
-            }
-            return answer.loaded.response
+            return response(answer.loaded, at: now, freshAsOf: answer.freshAsOf)
         }
         // One statement reads the version and the ledger from one snapshot of the database, so
         // the ETag always names the data it describes.
         guard let loaded = try await loader.value(for: SnapshotRequest(accountId: accountId, heldTags: heldTags))?.get()
         else { return nil }
         served[.primary]?.increment()
-        if let signed = loaded.signed {
-            snapshots.store(signed, catalogRevision: loaded.catalogRevision, at: now, freshAsOf: requestedAt)
-        }
-        return loaded.response
+        return response(loaded, at: now, freshAsOf: requestedAt)
+    }
+
+    /// The answer to what the database gave: 304 when the caller holds the current snapshot,
+    /// else the signed one, kept in the cache as it is sent.
+    private func response(_ loaded: LoadedSnapshot, at now: Date, freshAsOf: ContinuousClock.Instant) -> SnapshotResponse {
+        guard let signed = loaded.signed else { return .current(etag: loaded.etag) }
+        let body = snapshots.store(signed, catalogRevision: loaded.catalogRevision, at: now, freshAsOf: freshAsOf)
+        return .snapshot(body: body, etag: loaded.etag)
     }
 
     /// The snapshot of the account a StoreKit 2 appAccountToken names.

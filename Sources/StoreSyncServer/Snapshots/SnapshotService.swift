@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import NIOConcurrencyHelpers
+import NIOCore
 import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncWire
@@ -33,7 +34,8 @@ final class SnapshotService: Sendable {
         let storedAt: Date
         /// The data is complete up to this moment; a poll that finds the version unchanged moves it on.
         var freshAsOf: ContinuousClock.Instant
-        let body: Data
+        /// The JSON, as responses send it (sharing the buffer, not copying it).
+        let body: ByteBuffer
     }
 
     private enum Entry {
@@ -51,7 +53,7 @@ final class SnapshotService: Sendable {
         /// The bytes of body the entry holds.
         var bodyBytes: Int {
             switch self {
-            case .snapshot(let cached): cached.body.count
+            case .snapshot(let cached): cached.body.readableBytes
             case .evicted: 0
             }
         }
@@ -134,33 +136,43 @@ final class SnapshotService: Sendable {
     var publicKey: String { signer.publicKey }
 
     /// A signed snapshot of the ledger as of `now`, with its JSON.
-    ///
-    /// `validUntil` is `now` plus the offline grace, but never later than the earliest expiry
-    /// the snapshot vouches for.
     func snapshot(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) throws -> SignedSnapshot {
+        try signer.sign(unsigned(accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now))
+    }
+
+    /// A sync response's JSON: `verdicts`, and the signed snapshot of the ledger as of `now`.
+    func syncResponse(
+        verdicts: [Verdict], accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date
+    ) throws -> [UInt8] {
+        let snapshot = unsigned(accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now)
+        return try signer.syncResponse(verdicts: verdicts, snapshot: snapshot)
+    }
+
+    /// The snapshot of the ledger as of `now`, before its signature. `validUntil` is `now` plus
+    /// the offline grace, but never later than the earliest expiry the snapshot vouches for.
+    private func unsigned(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) -> Snapshot {
         let granted = entitlements(ledger: ledger, catalog: catalog, at: now)
         let earliestExpiry = granted.compactMap(\.expiresAt).filter { $0 > now }.min()
         let graceEnd = now.addingTimeInterval(offlineGrace)
-        let unsigned = Snapshot(
+        return Snapshot(
             accountId: accountId, version: version, generatedAt: now,
             validUntil: min(graceEnd, earliestExpiry ?? graceEnd), entitlements: granted,
             transactions: ledger.records)
-        return try signer.sign(unsigned)
     }
 
-    /// What the account would look like, as a dry run answers it: an unsigned snapshot of the
-    /// ledger as of `now`, with its JSON (no `signature` member).
+    /// What a dry run answers: `verdicts`, and what the account would look like, an unsigned
+    /// snapshot of the ledger as of `now` (no `signature` member).
     ///
     /// A signature only ever covers stored state: a signed preview of something never stored
     /// would be proof, valid offline for days, of an entitlement nobody holds. Its `validUntil`
     /// is `now`, so no device may answer offline from it either.
-    func preview(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) throws
-        -> (snapshot: Snapshot, body: Data)
-    {
+    func previewResponse(
+        verdicts: [Verdict], accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date
+    ) throws -> [UInt8] {
         let preview = Snapshot(
             accountId: accountId, version: version, generatedAt: now, validUntil: now,
             entitlements: entitlements(ledger: ledger, catalog: catalog, at: now), transactions: ledger.records)
-        return (preview, try preview.signedBytes())
+        return try SyncResponse.body(verdicts: verdicts, snapshot: preview, signedBy: nil)
     }
 
     /// The cached snapshot of this account for this catalog, if it may still be served.
@@ -182,21 +194,27 @@ final class SnapshotService: Sendable {
         return cached
     }
 
-    /// Remembers a snapshot's body, unless the account has since moved past its version.
+    /// Remembers a snapshot's body, unless the account has since moved past its version, and
+    /// answers the body as the response sends it.
     ///
-    /// The cache keeps its own copy of the body, allocated by the caller's thread: a snapshot
-    /// signed on a database connection's thread (a batch of lookups) would otherwise stay in
-    /// that thread's malloc arena for as long as it is cached, and with the pool's threads
-    /// taking turns, arenas full of freed bodies would hold the server's memory up.
+    /// The body is copied into a buffer allocated by the caller's thread, which the cache and
+    /// the response share: a snapshot signed on a database connection's thread (a batch of
+    /// lookups) would otherwise stay in that thread's malloc arena for as long as it is cached,
+    /// and with the pool's threads taking turns, arenas full of freed bodies would hold the
+    /// server's memory up.
     ///
     /// - Parameters:
     ///   - freshAsOf: The moment the snapshot's data is complete up to: when its read started on
     ///     the primary, or how far the standby it came from had replayed. An answer older than
     ///     the evictions the cache still remembers is not stored.
-    func store(_ signed: SignedSnapshot, catalogRevision: String, at now: Date, freshAsOf: ContinuousClock.Instant = .now) {
-        guard capacity > 0, feed?.isLive == true, signed.body.count <= byteBudget / 8 else { return }
+    /// - Returns: The body, cached or not.
+    @discardableResult
+    func store(_ signed: SignedSnapshot, catalogRevision: String, at now: Date, freshAsOf: ContinuousClock.Instant = .now)
+        -> ByteBuffer
+    {
+        let body = ByteBuffer(bytes: signed.body)
+        guard capacity > 0, feed?.isLive == true, body.readableBytes <= byteBudget / 8 else { return body }
         let snapshot = signed.snapshot
-        let body = signed.body.withUnsafeBytes { Data($0) }
         let cached = CachedSnapshot(
             accountId: snapshot.accountId, version: snapshot.version, catalogRevision: catalogRevision,
             generatedAt: snapshot.generatedAt, validUntil: snapshot.validUntil, storedAt: now, freshAsOf: freshAsOf,
@@ -205,13 +223,14 @@ final class SnapshotService: Sendable {
             guard freshAsOf >= state.rememberedSince else { return }
             let existing = state[snapshot.accountId]
             if let existing, existing.version > snapshot.version { return }
-            let bytesAfter = state.bodyBytes - (existing?.bodyBytes ?? 0) + body.count
+            let bytesAfter = state.bodyBytes - (existing?.bodyBytes ?? 0) + body.readableBytes
             if (state.entries.count >= capacity && existing == nil) || bytesAfter > byteBudget {
                 state[snapshot.accountId] = nil
-                makeRoom(&state, now: now, for: body.count)
+                makeRoom(&state, now: now, for: body.readableBytes)
             }
             state[snapshot.accountId] = .snapshot(cached)
         }
+        return body
     }
 
     /// Evicts an account whose version changed (to `newVersion`, when known).

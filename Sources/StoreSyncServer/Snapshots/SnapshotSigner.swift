@@ -25,18 +25,30 @@ struct SnapshotSigner: Sendable {
     /// The raw 32-byte public key, base64: what clients pin.
     var publicKey: String { key.publicKey.rawRepresentation.base64EncodedString() }
 
-    /// Signs the snapshot's canonical bytes, and makes the response body from the same bytes
-    /// (encoding a snapshot is most of the cost of a lookup that reaches the database).
+    /// Signs the snapshot's canonical bytes where they are written into its JSON (encoding a
+    /// snapshot is most of the cost of a lookup that reaches the database).
     func sign(_ snapshot: Snapshot) throws -> SignedSnapshot {
-        let signedBytes = try snapshot.signedBytes()
-        let signature = try key.signature(for: signedBytes).base64EncodedString()
-        return SignedSnapshot(
-            snapshot: snapshot.signed(signature), body: Snapshot.body(signedBytes: signedBytes, signature: signature))
+        var signature = ""
+        let body = try snapshot.body { bytes in
+            signature = try self.signature(of: bytes)
+            return signature
+        }
+        return SignedSnapshot(snapshot: snapshot.signed(signature), body: body)
+    }
+
+    /// A sync response's JSON: the verdicts, and the snapshot signed where it is written.
+    func syncResponse(verdicts: [Verdict], snapshot: Snapshot) throws -> [UInt8] {
+        try SyncResponse.body(verdicts: verdicts, snapshot: snapshot, signedBy: signature(of:))
+    }
+
+    /// Base64 of the signature over `bytes`.
+    private func signature(of bytes: UnsafeRawBufferPointer) throws -> String {
+        try key.signature(for: bytes).base64EncodedString()
     }
 }
 
 /// A signed snapshot and its JSON, ready to send.
 struct SignedSnapshot: Sendable {
     let snapshot: Snapshot
-    let body: Data
+    let body: [UInt8]
 }

@@ -146,16 +146,17 @@ struct PurchaseSyncService: Sendable {
         _ = consume chains
         SyncMetrics.record(verdicts, dryRun: options.dryRun)
         if options.dryRun {
-            let preview = try snapshots.preview(
-                accountId: accountId, version: written.version, ledger: written.ledger, catalog: catalog, at: now)
-            return SyncOutcome(verdicts: verdicts, snapshot: preview.snapshot, snapshotBody: preview.body, changedAccounts: [:])
+            let preview = try snapshots.previewResponse(
+                verdicts: verdicts, accountId: accountId, version: written.version, ledger: written.ledger,
+                catalog: catalog, at: now)
+            return SyncOutcome(verdicts: verdicts, body: preview, changedAccounts: [:])
         }
         snapshots.invalidate(written.changedAccounts)
         for move in written.moves { log(move) }
-        let signed = try snapshots.snapshot(
-            accountId: accountId, version: written.version, ledger: written.ledger, catalog: catalog, at: now)
-        return SyncOutcome(
-            verdicts: verdicts, snapshot: signed.snapshot, snapshotBody: signed.body, changedAccounts: written.changedAccounts)
+        let body = try snapshots.syncResponse(
+            verdicts: verdicts, accountId: accountId, version: written.version, ledger: written.ledger, catalog: catalog,
+            at: now)
+        return SyncOutcome(verdicts: verdicts, body: body, changedAccounts: written.changedAccounts)
     }
 
     /// Every move of a purchase between accounts is worth an operator's notice: a purchase that

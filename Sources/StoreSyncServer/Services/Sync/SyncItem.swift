@@ -30,10 +30,9 @@ struct SyncOptions: Sendable {
 /// What a sync answers: one verdict per item and the account's snapshot afterwards.
 struct SyncOutcome: Sendable {
     var verdicts: [Verdict]
-    /// The account's snapshot after the change: signed, or for a dry run an unsigned preview.
-    var snapshot: Snapshot
-    /// The snapshot's JSON, as sent.
-    var snapshotBody: Data
+    /// The ``SyncResponse``'s JSON, as sent: the verdicts and the account's snapshot after the
+    /// change, signed, or for a dry run an unsigned preview.
+    var body: [UInt8]
     /// Every account whose version changed, with its new version (cached snapshots of older
     /// versions are stale).
     var changedAccounts: [UUID: Int64]
