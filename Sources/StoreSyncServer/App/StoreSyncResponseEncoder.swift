@@ -19,7 +19,7 @@ extension Response {
     }
 
     /// A response whose body is already-encoded JSON in a buffer it shares, not copies.
-    static func json(_ buffer: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    private static func json(_ buffer: ByteBuffer, status: HTTPResponse.Status, headers: HTTPFields) -> Response {
         Response(
             status: status, headers: jsonFields(headers, length: buffer.readableBytes), body: .init(byteBuffer: buffer))
     }

@@ -1,7 +1,6 @@
 import Foundation
 import Metrics
 import PostgresLibPQ
-import NIOCore
 import StoreSyncAPI
 import StoreSyncCore
 
@@ -77,7 +76,7 @@ struct LookupService: Sendable {
     /// version already. The ETag names the account version and the catalog revision: either
     /// changing changes what the account is entitled to.
     enum SnapshotResponse: Sendable {
-        case snapshot(body: ByteBuffer, etag: String)
+        case snapshot(body: [UInt8], etag: String)
         /// The caller's `If-None-Match` names the current tag: a 304, for which no snapshot was
         /// built.
         case current(etag: String)
@@ -127,11 +126,11 @@ struct LookupService: Sendable {
     }
 
     /// The answer to what the database gave: 304 when the caller holds the current snapshot,
-    /// else the signed one, kept in the cache as it is sent.
+    /// else the signed one, which the cache keeps.
     private func response(_ loaded: LoadedSnapshot, at now: Date, freshAsOf: ContinuousClock.Instant) -> SnapshotResponse {
         guard let signed = loaded.signed else { return .current(etag: loaded.etag) }
-        let body = snapshots.store(signed, catalogRevision: loaded.catalogRevision, at: now, freshAsOf: freshAsOf)
-        return .snapshot(body: body, etag: loaded.etag)
+        snapshots.store(signed, catalogRevision: loaded.catalogRevision, at: now, freshAsOf: freshAsOf)
+        return .snapshot(body: signed.body, etag: loaded.etag)
     }
 
     /// The snapshot of the account a StoreKit 2 appAccountToken names.

@@ -1,7 +1,6 @@
 import Foundation
 import Metrics
 import NIOConcurrencyHelpers
-import NIOCore
 import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncWire
@@ -34,8 +33,8 @@ final class SnapshotService: Sendable {
         let storedAt: Date
         /// The data is complete up to this moment; a poll that finds the version unchanged moves it on.
         var freshAsOf: ContinuousClock.Instant
-        /// The JSON, as responses send it (sharing the buffer, not copying it).
-        let body: ByteBuffer
+        /// The JSON, in a buffer of exactly its size (the byte budget counts what is held).
+        let body: [UInt8]
     }
 
     private enum Entry {
@@ -53,7 +52,7 @@ final class SnapshotService: Sendable {
         /// The bytes of body the entry holds.
         var bodyBytes: Int {
             switch self {
-            case .snapshot(let cached): cached.body.readableBytes
+            case .snapshot(let cached): cached.body.count
             case .evicted: 0
             }
         }
@@ -194,26 +193,24 @@ final class SnapshotService: Sendable {
         return cached
     }
 
-    /// Remembers a snapshot's body, unless the account has since moved past its version, and
-    /// answers the body as the response sends it.
+    /// Remembers a snapshot's body, unless the account has since moved past its version.
     ///
-    /// The body is copied into a buffer allocated by the caller's thread, which the cache and
-    /// the response share: a snapshot signed on a database connection's thread (a batch of
-    /// lookups) would otherwise stay in that thread's malloc arena for as long as it is cached,
-    /// and with the pool's threads taking turns, arenas full of freed bodies would hold the
-    /// server's memory up.
+    /// The cache keeps its own copy of the body, allocated by the caller's thread: a snapshot
+    /// signed on a database connection's thread (a batch of lookups) would otherwise stay in
+    /// that thread's malloc arena for as long as it is cached, and with the pool's threads
+    /// taking turns, arenas full of freed bodies would hold the server's memory up. The copy is
+    /// exactly the body's size (a `ByteBuffer` would round it up to a power of two, and the
+    /// cache would hold up to twice its byte budget).
     ///
     /// - Parameters:
     ///   - freshAsOf: The moment the snapshot's data is complete up to: when its read started on
     ///     the primary, or how far the standby it came from had replayed. An answer older than
     ///     the evictions the cache still remembers is not stored.
-    /// - Returns: The body, cached or not.
-    @discardableResult
-    func store(_ signed: SignedSnapshot, catalogRevision: String, at now: Date, freshAsOf: ContinuousClock.Instant = .now)
-        -> ByteBuffer
-    {
-        let body = ByteBuffer(bytes: signed.body)
-        guard capacity > 0, feed?.isLive == true, body.readableBytes <= byteBudget / 8 else { return body }
+    func store(_ signed: SignedSnapshot, catalogRevision: String, at now: Date, freshAsOf: ContinuousClock.Instant = .now) {
+        guard capacity > 0, feed?.isLive == true, signed.body.count <= byteBudget / 8 else { return }
+        let body = [UInt8](unsafeUninitializedCapacity: signed.body.count) { copy, count in
+            count = copy.initialize(fromContentsOf: signed.body)
+        }
         let snapshot = signed.snapshot
         let cached = CachedSnapshot(
             accountId: snapshot.accountId, version: snapshot.version, catalogRevision: catalogRevision,
@@ -223,14 +220,13 @@ final class SnapshotService: Sendable {
             guard freshAsOf >= state.rememberedSince else { return }
             let existing = state[snapshot.accountId]
             if let existing, existing.version > snapshot.version { return }
-            let bytesAfter = state.bodyBytes - (existing?.bodyBytes ?? 0) + body.readableBytes
+            let bytesAfter = state.bodyBytes - (existing?.bodyBytes ?? 0) + body.count
             if (state.entries.count >= capacity && existing == nil) || bytesAfter > byteBudget {
                 state[snapshot.accountId] = nil
-                makeRoom(&state, now: now, for: body.readableBytes)
+                makeRoom(&state, now: now, for: body.count)
             }
             state[snapshot.accountId] = .snapshot(cached)
         }
-        return body
     }
 
     /// Evicts an account whose version changed (to `newVersion`, when known).
