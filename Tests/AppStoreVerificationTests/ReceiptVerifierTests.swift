@@ -24,13 +24,15 @@ import Testing
     static func verifier(
         _ standIn: AppStoreReceiptStandIn,
         timeout: Duration = .seconds(5),
+        totalTimeout: Duration = .seconds(60),
         maxAttempts: Int = 3,
         productTypes: [String: ProductType] = ["com.example.lifetime": .nonConsumable],
         firstEnvironment: AppStoreEnvironment = .production
     ) -> ReceiptVerifier {
         let configuration = ReceiptVerifierConfiguration(
             bundleId: Fixtures.bundleId, productionURL: standIn.productionURL, sandboxURL: standIn.sandboxURL,
-            sharedSecret: "shared-secret", excludeOldTransactions: true, timeout: timeout, maxAttempts: maxAttempts,
+            sharedSecret: "shared-secret", excludeOldTransactions: true, timeout: timeout, totalTimeout: totalTimeout,
+            maxAttempts: maxAttempts,
             retryBackoff: .milliseconds(1), productTypes: productTypes, firstEnvironment: firstEnvironment)
         return ReceiptVerifier(configuration: configuration, httpClient: .shared, logger: Fixtures.logger)
     }
@@ -194,6 +196,43 @@ import Testing
                 return
             }
             #expect(await standIn.requests.count == 2)
+        }
+    }
+
+    /// An endpoint that answers nothing: the attempts share the whole verification's time, so
+    /// a device hears back within it however many attempts were allowed. The first attempt
+    /// uses its full second, the second gets the half second left, and no third starts.
+    @Test func silentEndpointIsGivenUpWhenTheTotalTimeIsSpent() async throws {
+        let silent = AppStoreReceiptStandInReply.delayed(
+            .seconds(30), .receipt(bundleId: Fixtures.bundleId, environment: .production, inApp: []))
+        try await AppStoreReceiptStandIn.run(reply: { _ in silent }) { standIn in
+            let error = await #expect(throws: ReceiptVerificationError.self) {
+                try await Self.verifier(standIn, timeout: .seconds(1), totalTimeout: .milliseconds(1_500), maxAttempts: 5)
+                    .verify(receiptData: Self.receiptData, now: Self.now)
+            }
+            guard case .unreachable = error else {
+                Issue.record("expected unreachable, got \(String(describing: error))")
+                return
+            }
+            #expect(await standIn.requests.count == 2)
+        }
+    }
+
+    /// An attempt waits only for what is left of the total time, not its own full timeout: an
+    /// answer (here a 21007, which would send the next request to the sandbox) that comes
+    /// later is not waited for, and nothing more is asked.
+    @Test func anAttemptWaitsOnlyForWhatIsLeftOfTheTotalTime() async throws {
+        let lateRedirect = AppStoreReceiptStandInReply.delayed(.seconds(3), .status(21007))
+        try await AppStoreReceiptStandIn.run(reply: { _ in lateRedirect }) { standIn in
+            let error = await #expect(throws: ReceiptVerificationError.self) {
+                try await Self.verifier(standIn, timeout: .seconds(20), totalTimeout: .milliseconds(500))
+                    .verify(receiptData: Self.receiptData, now: Self.now)
+            }
+            guard case .unreachable = error else {
+                Issue.record("expected unreachable, got \(String(describing: error))")
+                return
+            }
+            #expect(await standIn.requests.count == 1)
         }
     }
 

@@ -7,16 +7,21 @@ import NIOHTTP1
 import StoreSyncCore
 
 extension ReceiptVerifier {
-    /// One endpoint's answer, retried while the failure is temporary.
-    func postWithRetries(_ body: Data, to environment: AppStoreEnvironment) async throws(ReceiptVerificationError)
-        -> ReceiptResponse
-    {
+    /// One endpoint's answer, retried while the failure is temporary and `deadline` leaves
+    /// time: each attempt gets at most what is left of it, and no retry starts after it.
+    func postWithRetries(
+        _ body: Data, to environment: AppStoreEnvironment, until deadline: ContinuousClock.Instant
+    ) async throws(ReceiptVerificationError) -> ReceiptResponse {
         let url = environment == .sandbox ? configuration.sandboxURL : configuration.productionURL
         var attempt = 1
         while true {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else {
+                throw .unreachable("no answer within \(configuration.totalTimeout) in all")
+            }
             let outcome: Result<ReceiptResponse, ReceiptVerificationError>
             do {
-                outcome = .success(try await post(body, to: url))
+                outcome = .success(try await post(body, to: url, timeout: min(configuration.timeout, remaining)))
             } catch {
                 outcome = .failure(error)
             }
@@ -46,15 +51,21 @@ extension ReceiptVerifier {
                         "appstore.receipt.attempt": "\(attempt)",
                     ])
             }
-            guard retryable, attempt < configuration.maxAttempts else { return try outcome.get() }
-            try await backoff(before: attempt + 1)
+            let wait = backoff(before: attempt + 1)
+            guard retryable, attempt < configuration.maxAttempts, ContinuousClock.now.advanced(by: wait) < deadline else {
+                return try outcome.get()
+            }
+            try await sleep(wait)
             attempt += 1
         }
     }
 
-    /// Waits `retryBackoff × 2^(attempt − 2)` before the given attempt.
-    private func backoff(before attempt: Int) async throws(ReceiptVerificationError) {
-        let wait = configuration.retryBackoff * (1 << min(attempt - 2, 10))
+    /// `retryBackoff × 2^(attempt − 2)`: the wait before the given attempt.
+    private func backoff(before attempt: Int) -> Duration {
+        configuration.retryBackoff * (1 << min(attempt - 2, 10))
+    }
+
+    private func sleep(_ wait: Duration) async throws(ReceiptVerificationError) {
         do {
             try await Task.sleep(for: wait)
         } catch {
@@ -62,15 +73,17 @@ extension ReceiptVerifier {
         }
     }
 
-    /// One POST, bounded by the configured timeout and the response size limit.
-    private func post(_ body: Data, to url: URL) async throws(ReceiptVerificationError) -> ReceiptResponse {
+    /// One POST, bounded by `timeout` and the response size limit.
+    private func post(_ body: Data, to url: URL, timeout: Duration) async throws(ReceiptVerificationError)
+        -> ReceiptResponse
+    {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: body))
         let bytes: ByteBuffer
         do {
-            let response = try await httpClient.execute(request, timeout: configuration.timeout.timeAmount, logger: logger)
+            let response = try await httpClient.execute(request, timeout: timeout.timeAmount, logger: logger)
             guard response.status == .ok else {
                 throw ReceiptVerificationError.unreachable("HTTP status \(response.status.code)")
             }

@@ -8,7 +8,8 @@ import StoreSyncCore
 /// It posts to production first (unless configured otherwise); a 21007 sends it to sandbox and a 21008 back to
 /// production, once. Temporary failures (HTTP errors, timeouts, retryable statuses) are
 /// retried with doubling backoff up to ``ReceiptVerifierConfiguration/maxAttempts`` per
-/// endpoint. Every answer ends in a ``VerifiedReceipt`` or a typed error.
+/// endpoint, all within ``ReceiptVerifierConfiguration/totalTimeout``. Every answer ends in a
+/// ``VerifiedReceipt`` or a typed error.
 public struct ReceiptVerifier: Sendable {
     /// Receipts larger than this are refused unsent; real ones are tens of KiB.
     static let maximumReceiptLength = 4 * 1024 * 1024
@@ -42,10 +43,11 @@ public struct ReceiptVerifier: Sendable {
     ///   `rejected` for Apple's final status, `unreachable`, `malformedResponse`, `bundleMismatch`.
     public func verify(receiptData: String, now: Date) async throws(ReceiptVerificationError) -> VerifiedReceipt {
         let body = try requestBody(receiptData: receiptData)
+        let deadline = ContinuousClock.now.advanced(by: configuration.totalTimeout)
         var endpoint = configuration.firstEnvironment
         var switchedEnvironment = false
         while true {
-            let response = try await postWithRetries(body, to: endpoint)
+            let response = try await postWithRetries(body, to: endpoint, until: deadline)
             switch response.status {
             case .sandboxReceipt where endpoint == .production && !switchedEnvironment,
                 .productionReceipt where endpoint == .sandbox && !switchedEnvironment:

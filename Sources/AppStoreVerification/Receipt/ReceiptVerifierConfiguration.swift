@@ -20,6 +20,11 @@ public struct ReceiptVerifierConfiguration: Sendable {
     public var excludeOldTransactions: Bool
     /// The most one request may take.
     public var timeout: Duration
+    /// The most one verification may take in all: every attempt at both endpoints and the
+    /// waits between them. A device waiting on a restore gets Apple's answer, or a refusal it
+    /// can retry, within this, even when Apple's endpoint answers nothing at all (three
+    /// attempts of ``timeout`` each would otherwise hold it for over half a minute).
+    public var totalTimeout: Duration
     /// The most requests sent to one endpoint for one receipt (at least 1).
     public var maxAttempts: Int
     /// The wait before the first retry; it doubles on each further retry.
@@ -41,6 +46,7 @@ public struct ReceiptVerifierConfiguration: Sendable {
     ///   - sharedSecret: The app-specific shared secret.
     ///   - excludeOldTransactions: Whether to leave out old renewals.
     ///   - timeout: The most one request may take.
+    ///   - totalTimeout: The most the whole verification may take.
     ///   - maxAttempts: The most requests per endpoint.
     ///   - retryBackoff: The first retry's wait.
     ///   - productTypes: Product types by product id.
@@ -52,6 +58,7 @@ public struct ReceiptVerifierConfiguration: Sendable {
         sharedSecret: String? = nil,
         excludeOldTransactions: Bool = false,
         timeout: Duration = .seconds(10),
+        totalTimeout: Duration = .seconds(15),
         maxAttempts: Int = 3,
         retryBackoff: Duration = .milliseconds(500),
         productTypes: [String: ProductType] = [:],
@@ -63,6 +70,7 @@ public struct ReceiptVerifierConfiguration: Sendable {
         self.sharedSecret = sharedSecret
         self.excludeOldTransactions = excludeOldTransactions
         self.timeout = timeout
+        self.totalTimeout = totalTimeout
         self.maxAttempts = max(1, maxAttempts)
         self.retryBackoff = retryBackoff
         self.productTypes = productTypes
