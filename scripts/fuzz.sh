@@ -33,11 +33,13 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/storesync-fuzz.XXXXXX")
 # PostgreSQL runs as an unprivileged account when we are root: it must be able to enter the directory.
 chmod 755 "$work"
 server_pid=""
+receipt_pid=""
 stop_server() {
     if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
         kill -TERM "$server_pid"
         wait "$server_pid" 2>/dev/null || true
     fi
+    if [ -n "$receipt_pid" ]; then kill "$receipt_pid" 2>/dev/null || true; fi
     rm -rf "$work"
 }
 trap stop_server EXIT
@@ -49,8 +51,33 @@ base="http://127.0.0.1:$port"
 admin_key="fuzz-admin-$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
 signing_key=$("$storesync" keygen | sed -n 's/^STORESYNC_SIGNING_KEY=//p')
 
+# Apple's verifyReceipt is out of reach of a test machine, and a receipt it never answers is a
+# 503 after the verifier's whole timeout: a stand-in answers every receipt as Apple answers one
+# that is not a receipt (status 21002), so fuzzed receipts reach the server's handling of a refusal.
+receipt_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 - "$receipt_port" > "$work/verify-receipt.log" 2>&1 <<'PY' &
+import http.server, sys
+
+class VerifyReceipt(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = b'{"status": 21002}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), VerifyReceipt).serve_forever()
+PY
+receipt_pid=$!
+receipt_url="http://127.0.0.1:$receipt_port/verifyReceipt"
+
 echo "fuzz: starting storesync on $base (data in $work)"
-env STORESYNC_DATA_DIR="$work/data" STORESYNC_SCHEMA_DIR="$root/Schema" STORESYNC_CATALOG="$root/examples/catalog.json" \
+env STORESYNC_VERIFY_RECEIPT_URL="$receipt_url" STORESYNC_VERIFY_RECEIPT_SANDBOX_URL="$receipt_url" STORESYNC_DATA_DIR="$work/data" STORESYNC_SCHEMA_DIR="$root/Schema" STORESYNC_CATALOG="$root/examples/catalog.json" \
     STORESYNC_BUNDLE_ID=com.example.storesync STORESYNC_ENVIRONMENT=Sandbox \
     STORESYNC_ADMIN_API_KEY="$admin_key" STORESYNC_SIGNING_KEY="$signing_key" STORESYNC_BCRYPT_COST=4 \
     HTTP_HOST=127.0.0.1 HTTP_PORT="$port" LOG_LEVEL="${FUZZ_LOG_LEVEL:-warning}" \
