@@ -183,18 +183,23 @@ import Testing
         }
     }
 
+    /// Verifies with `verifier` and expects it to end `unreachable`, as a verification Apple
+    /// does not answer does.
+    static func expectUnreachable(_ verifier: ReceiptVerifier, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let error = await #expect(throws: ReceiptVerificationError.self, sourceLocation: sourceLocation) {
+            try await verifier.verify(receiptData: Self.receiptData, now: Self.now)
+        }
+        guard case .unreachable = error else {
+            Issue.record("expected unreachable, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+    }
+
     @Test func slowEndpointTimesOutAndIsUnreachable() async throws {
         let slow = AppStoreReceiptStandInReply.delayed(
             .seconds(30), .receipt(bundleId: Fixtures.bundleId, environment: .production, inApp: []))
         try await AppStoreReceiptStandIn.run(reply: { _ in slow }) { standIn in
-            let error = await #expect(throws: ReceiptVerificationError.self) {
-                try await Self.verifier(standIn, timeout: .seconds(1), maxAttempts: 2)
-                    .verify(receiptData: Self.receiptData, now: Self.now)
-            }
-            guard case .unreachable = error else {
-                Issue.record("expected unreachable, got \(String(describing: error))")
-                return
-            }
+            await Self.expectUnreachable(Self.verifier(standIn, timeout: .seconds(1), maxAttempts: 2))
             #expect(await standIn.requests.count == 2)
         }
     }
@@ -206,14 +211,8 @@ import Testing
         let silent = AppStoreReceiptStandInReply.delayed(
             .seconds(30), .receipt(bundleId: Fixtures.bundleId, environment: .production, inApp: []))
         try await AppStoreReceiptStandIn.run(reply: { _ in silent }) { standIn in
-            let error = await #expect(throws: ReceiptVerificationError.self) {
-                try await Self.verifier(standIn, timeout: .seconds(1), totalTimeout: .milliseconds(1_500), maxAttempts: 5)
-                    .verify(receiptData: Self.receiptData, now: Self.now)
-            }
-            guard case .unreachable = error else {
-                Issue.record("expected unreachable, got \(String(describing: error))")
-                return
-            }
+            await Self.expectUnreachable(
+                Self.verifier(standIn, timeout: .seconds(1), totalTimeout: .milliseconds(1_500), maxAttempts: 5))
             #expect(await standIn.requests.count == 2)
         }
     }
@@ -224,14 +223,8 @@ import Testing
     @Test func anAttemptWaitsOnlyForWhatIsLeftOfTheTotalTime() async throws {
         let lateRedirect = AppStoreReceiptStandInReply.delayed(.seconds(3), .status(21007))
         try await AppStoreReceiptStandIn.run(reply: { _ in lateRedirect }) { standIn in
-            let error = await #expect(throws: ReceiptVerificationError.self) {
-                try await Self.verifier(standIn, timeout: .seconds(20), totalTimeout: .milliseconds(500))
-                    .verify(receiptData: Self.receiptData, now: Self.now)
-            }
-            guard case .unreachable = error else {
-                Issue.record("expected unreachable, got \(String(describing: error))")
-                return
-            }
+            await Self.expectUnreachable(
+                Self.verifier(standIn, timeout: .seconds(20), totalTimeout: .milliseconds(500)))
             #expect(await standIn.requests.count == 1)
         }
     }
