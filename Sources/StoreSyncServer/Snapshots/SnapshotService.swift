@@ -168,9 +168,8 @@ final class SnapshotService: Sendable {
     func previewResponse(
         verdicts: [Verdict], accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date
     ) throws -> [UInt8] {
-        let preview = Snapshot(
-            accountId: accountId, version: version, generatedAt: now, validUntil: now,
-            entitlements: entitlements(ledger: ledger, catalog: catalog, at: now), transactions: ledger.records)
+        var preview = unsigned(accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now)
+        preview.validUntil = now
         return try SyncResponse.body(verdicts: verdicts, snapshot: preview, signedBy: nil)
     }
 
