@@ -56,6 +56,9 @@ let package = Package(
         ),
         // glibc's allocator controls, which the server uses to bound its memory (HeapMemory).
         .systemLibrary(name: "CMalloc"),
+        // The calling thread's CPU affinity, which the server uses to spread a job's slices
+        // over the cores (CoreSpread).
+        .systemLibrary(name: "CSchedAffinity"),
         .target(
             name: "PostgresLibPQ",
             dependencies: [
@@ -120,6 +123,7 @@ let package = Package(
                 "AppStorePayloads",
                 "AppStoreVerification",
                 "CMalloc",
+                "CSchedAffinity",
                 "PostgresLibPQ",
                 "StoreSyncAPI",
                 "StoreSyncCore",
