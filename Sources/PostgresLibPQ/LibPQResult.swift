@@ -18,22 +18,32 @@ enum LibPQResult {
             names.append(PQfname(result, column).map { String(cString: $0) } ?? "?column?")
             types.append(PostgresDataType(oid: PQftype(result, column)))
         }
-        var bytes: [UInt8] = []
-        var offsets: [Int] = []
+        // Every cell's length first: with their sum known, the cells are copied into one
+        // buffer of its final size, where appending to a growing one copied everything read so
+        // far each time it doubled (megabytes, for an account with thousands of purchases).
         var lengths: [Int32] = []
-        offsets.reserveCapacity(rowCount * columnCount)
         lengths.reserveCapacity(rowCount * columnCount)
+        var total = 0
         for row in 0..<Int32(rowCount) {
             for column in 0..<Int32(columnCount) {
-                offsets.append(bytes.count)
-                if PQgetisnull(result, row, column) == 1 {
-                    lengths.append(-1)
-                    continue
-                }
-                let length = PQgetlength(result, row, column)
+                let length = PQgetisnull(result, row, column) == 1 ? -1 : PQgetlength(result, row, column)
                 lengths.append(length)
-                if length > 0, let value = PQgetvalue(result, row, column) {
-                    bytes.append(contentsOf: UnsafeRawBufferPointer(start: value, count: Int(length)))
+                total += Int(max(length, 0))
+            }
+        }
+        var offsets: [Int] = []
+        offsets.reserveCapacity(rowCount * columnCount)
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var cell = 0
+            for row in 0..<Int32(rowCount) {
+                for column in 0..<Int32(columnCount) {
+                    offsets.append(initialized)
+                    let length = Int(lengths[cell])
+                    cell += 1
+                    guard length > 0, let value = PQgetvalue(result, row, column) else { continue }
+                    UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[initialized..<initialized + length]))
+                        .copyMemory(from: UnsafeRawBufferPointer(start: value, count: length))
+                    initialized += length
                 }
             }
         }

@@ -220,3 +220,34 @@ import Testing
 enum Tier: String, Equatable, PostgresEncodable, PostgresDecodable {
     case silver, gold
 }
+
+/// A result is copied out of libpq into one buffer sized from every cell's length: each cell,
+/// NULL, empty or large, in any row, comes back as it was sent.
+@Suite struct ResultCopyTests {
+    @Test func everyCellOfAManyRowResultComesBackByteForByte() async throws {
+        // Lengths cycle through NULL, empty, short and long, so NULL and empty cells sit between
+        // non-empty ones in every row and column, and one cell is 100 KB.
+        let texts: [String?] = (0..<3_000).map { row in
+            switch row % 5 {
+            case 0: nil
+            case 1: ""
+            case 2: "row \(row)"
+            case 3: String(repeating: "é", count: row % 700)
+            default: row == 2_999 ? String(repeating: "x", count: 100_000) : "ü\(row)"
+            }
+        }
+        let blobs: [Data?] = texts.map { $0.map { Data($0.utf8.reversed()) } }
+        try await TestCluster.withPool { pool in
+            try await pool.withConnection { connection in
+                let rows = try await connection.query(
+                    "SELECT n, t, b FROM unnest(\(Array(texts.indices)), \(texts), \(blobs)) WITH ORDINALITY AS u(n, t, b, o) ORDER BY o")
+                #expect(rows.count == texts.count)
+                for (index, row) in rows.enumerated() {
+                    #expect(try row.decodeColumn(at: 0, as: Int.self) == index)
+                    #expect(try row.decodeColumn(at: 1, as: String?.self) == texts[index])
+                    #expect(try row.decodeColumn(at: 2, as: Data?.self) == blobs[index])
+                }
+            }
+        }
+    }
+}
