@@ -27,22 +27,25 @@ struct NonRenewingStack {
     func resolve(at: Date, records: [TransactionRecord], explaining: Bool)
         -> (candidate: EntitlementCandidate?, explanations: [EntitlementExplanation])
     {
-        let ordered = entries.sorted { lhs, rhs in
-            lhs.start != rhs.start
-                ? lhs.start < rhs.start
-                : lhs.assessment.originalTransactionId.compareUTF8(rhs.assessment.originalTransactionId) < 0
+        // The order of the entries' indices, not of the entries: an entry holds its chain's
+        // assessment (strings and the catalog's product), and sorting thousands moved them
+        // around many times over.
+        let order = entries.indices.sorted { lhs, rhs in
+            entries[lhs].start != entries[rhs].start
+                ? entries[lhs].start < entries[rhs].start
+                : entries[lhs].assessment.originalTransactionId.compareUTF8(entries[rhs].assessment.originalTransactionId) < 0
         }
         var periods: [(start: Date, end: Date)] = []
-        periods.reserveCapacity(ordered.count)
-        for entry in ordered {
-            let start = periods.last.map { max($0.end, entry.start) } ?? entry.start
-            periods.append((start, start.addingTimeInterval(entry.duration)))
+        periods.reserveCapacity(order.count)
+        for index in order {
+            let start = periods.last.map { max($0.end, entries[index].start) } ?? entries[index].start
+            periods.append((start, start.addingTimeInterval(entries[index].duration)))
         }
         guard let stackEnd = periods.last?.end else { return (nil, []) }
         let current = stackEnd > at ? periods.firstIndex { $0.start <= at && at < $0.end } : nil
         var candidate: EntitlementCandidate?
         if let current {
-            let assessment = ordered[current].assessment
+            let assessment = entries[order[current]].assessment
             candidate = EntitlementCandidate(
                 entitlementId: entitlementId, productId: records[assessment.decidingIndex].productId,
                 originalTransactionId: assessment.originalTransactionId, expiresAt: stackEnd,
@@ -50,11 +53,11 @@ struct NonRenewingStack {
                 environment: records[assessment.decidingIndex].environment)
         }
         guard explaining else { return (candidate, []) }
-        let explanations = ordered.indices.map { index in
+        let explanations = order.indices.map { index in
             let period = periods[index]
             let outcome: EntitlementExplanation.Outcome =
                 index == current ? .granted : (current != nil && period.start > at ? .queued : .expired)
-            let assessment = ordered[index].assessment
+            let assessment = entries[order[index]].assessment
             return EntitlementExplanation(
                 entitlementId: entitlementId, productId: records[assessment.decidingIndex].productId,
                 originalTransactionId: assessment.originalTransactionId,
