@@ -20,7 +20,9 @@ internal import CSchedAffinity
 /// more cores than it has slices (held to fewer by a CPU quota, or sharing a large machine)
 /// leaves the choice of cores to the kernel, which knows which are free. Elsewhere than Linux,
 /// nothing.
-enum CoreSpread {
+///
+/// `package`, not internal: `storesync-bench` verifies its restore floor the same way.
+package enum CoreSpread {
     /// Moves the calling thread to the core of `slice` (the `slice`-th of the cores it may run
     /// on) when `slices` is how many cores that is; otherwise does nothing. The thread's
     /// affinity is the same afterwards.
@@ -28,7 +30,7 @@ enum CoreSpread {
     /// - Parameters:
     ///   - slice: The slice's number, from 0.
     ///   - slices: How many slices the job has.
-    static func moveToOwnCore(slice: Int, of slices: Int) {
+    package static func moveToOwnCore(slice: Int, of slices: Int) {
         #if os(Linux)
         guard slices > 1, let allowed = AffinityMask.ofCallingThread() else { return }
         let cores = allowed.cores
