@@ -28,12 +28,6 @@ struct RenewalInfoRepository: Sendable {
             jws_payload = EXCLUDED.jws_payload, jws_signature = EXCLUDED.jws_signature
         """
 
-    func renewalInfos(of accountId: UUID, on connection: PostgresConnection) async throws -> [RenewalInfo] {
-        try await connection.query(
-            "SELECT \(unescaped: Self.columns) FROM renewal_infos WHERE account_id = \(accountId)"
-        ).map { try Self.renewalInfo($0) }
-    }
-
     func renewalInfo(of accountId: UUID, chain originalTransactionId: String, on connection: PostgresConnection)
         async throws -> RenewalInfo?
     {

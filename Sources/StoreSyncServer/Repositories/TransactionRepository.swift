@@ -28,12 +28,13 @@ struct VersionKey: Hashable, Sendable {
 struct TransactionRepository: Sendable {
     /// The account's ledger: the merge of every version it holds, and its renewal infos.
     /// The signed JWS stays in the database; snapshots never carry it.
+    ///
+    /// Read by the lookup's statement, versions and renewal infos in one round trip: a restore
+    /// reads the ledger again after writing it, inside its transaction, where each round trip
+    /// is one more wait for a busy PostgreSQL. An account without its version row (being
+    /// deleted) holds nothing.
     func ledger(of accountId: UUID, on connection: PostgresConnection) async throws -> Ledger {
-        let records = try await connection.query(
-            "SELECT \(unescaped: TransactionRow.columns) FROM transactions WHERE account_id = \(accountId)"
-        ).map { try TransactionRow.record($0) }
-        let renewals = try await RenewalInfoRepository().renewalInfos(of: accountId, on: connection)
-        return Ledger(records: records, renewalInfos: renewals)
+        try await LookupQuery.run([accountId], on: connection)[accountId]?.ledger ?? Ledger()
     }
 
     /// Versions written by one statement at most. A statement's parameters pass through
