@@ -53,8 +53,9 @@ struct RestoreFloor {
             for part in 0..<parts {
                 let slice = texts[(part * texts.count / cores)..<((part + 1) * texts.count / cores)]
                 group.addTask {
-                    CoreSpread.moveToOwnCore(slice: part, of: parts)
-                    for jws in slice { _ = try await verifier.verifyTransaction(jws) }
+                    try await CoreSpread.onOwnCore(slice: part, of: parts) {
+                        for jws in slice { _ = try await verifier.verifyTransaction(jws) }
+                    }
                 }
             }
             try await group.waitForAll()

@@ -1,46 +1,68 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import StoreSyncServer
 
-/// A slice's move to its own core leaves its thread's affinity as it found it, and the mask
-/// reads the cores the kernel's bits name.
-@Suite struct CoreSpreadTests {
+/// A slice runs held to its own core when the job has one slice per core, and its thread gets
+/// its affinity back afterwards, from whichever thread the slice ended on.
+@Suite(.serialized) struct CoreSpreadTests {
     @Test func aMaskNamesTheCoresOfItsSetBitsInOrder() {
         var bits = [UInt](repeating: 0, count: AffinityMask.words)
         bits[0] = 0b1011
         bits[2] = 1 << 3 | 1 << 63
         #expect(AffinityMask(bits: bits).cores == [0, 1, 3, 131, 191])
+        #expect(AffinityMask(only: 70).cores == [70])
         #expect(AffinityMask(bits: [UInt](repeating: 0, count: AffinityMask.words)).cores.isEmpty)
     }
 
     #if os(Linux)
-    /// Runs on one thread from start to end: nothing here suspends.
-    private func affinityAround(_ move: () -> Void) -> (before: AffinityMask?, after: AffinityMask?) {
-        let before = AffinityMask.ofCallingThread()
-        move()
-        return (before, AffinityMask.ofCallingThread())
-    }
-
-    @Test func everySliceLeavesItsThreadWithTheAffinityItHad() throws {
-        let cores = try #require(AffinityMask.ofCallingThread()).cores
-        #expect(!cores.isEmpty)
-        // One slice per core (the slices move), one too many and one alone (nothing moves).
-        for slices in [cores.count, cores.count + 1, 1] {
-            for slice in 0..<slices {
-                let (before, after) = affinityAround { CoreSpread.moveToOwnCore(slice: slice, of: slices) }
-                #expect(before != nil && after == before, "slice \(slice) of \(slices)")
-            }
+    @Test func eachSliceRunsOnItsOwnCoreAndItsThreadGetsItsAffinityBack() async throws {
+        let allowed = try #require(AffinityMask.of())
+        let cores = allowed.cores
+        for slice in cores.indices {
+            // Nothing here suspends: the slice starts, runs and returns on this thread.
+            let held = await CoreSpread.onOwnCore(slice: slice, of: cores.count) { AffinityMask.of()?.cores }
+            let after = AffinityMask.of()
+            // One core alone (a process allowed just one core has nothing to hold).
+            #expect(held == (cores.count > 1 ? [cores[slice]] : cores), "slice \(slice)")
+            #expect(after == allowed, "slice \(slice)")
         }
     }
 
-    @Test func aThreadHeldToOneCoreIsAllowedThatCoreAloneUntilItsMaskIsBack() throws {
-        let allowed = try #require(AffinityMask.ofCallingThread())
-        let last = try #require(allowed.cores.last)
-        #expect(allowed.applyToCallingThread(only: last))
-        let held = AffinityMask.ofCallingThread()?.cores
-        #expect(allowed.applyToCallingThread())
-        #expect(held == [last])
-        #expect(AffinityMask.ofCallingThread() == allowed)
+    @Test func aJobWithAnotherNumberOfSlicesThanCoresLeavesThePlacementToTheKernel() async throws {
+        let allowed = try #require(AffinityMask.of())
+        for slices in [allowed.cores.count + 1, 1] {
+            let seen = await CoreSpread.onOwnCore(slice: 0, of: slices) { AffinityMask.of()?.cores }
+            #expect(seen == allowed.cores, "\(slices) slices")
+        }
+    }
+
+    /// A slice that suspended may end on another thread than it started on: the thread it held
+    /// is given its affinity back by id, from there.
+    @Test func aHeldThreadGetsItsAffinityBackFromAnotherThread() async throws {
+        let allowed = try #require(AffinityMask.of())
+        try #require(allowed.cores.count > 1, "one core: nothing is ever held")
+        let held = Mutex<HeldThread?>(nil)
+        let seenAfter = Mutex<AffinityMask?>(nil)
+        let heldNow = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            held.withLock { $0 = HeldThread(toCoreOf: 1, of: allowed.cores.count) }
+            heldNow.signal()
+            released.wait()
+            seenAfter.withLock { $0 = AffinityMask.of() }
+            done.signal()
+        }
+        thread.start()
+        heldNow.wait()
+        let holding = try #require(held.withLock { $0 })
+        #expect(AffinityMask.of(thread: holding.thread)?.cores == [allowed.cores[1]])
+        holding.release()
+        released.signal()
+        done.wait()
+        #expect(seenAfter.withLock { $0 } == allowed)
     }
     #endif
 }

@@ -134,8 +134,8 @@ extension VerificationService {
     /// `transform` applied to every element on every core, in contiguous slices, order kept.
     ///
     /// One task per core, each taking a contiguous slice: the work per entry (a memo lookup, a
-    /// digest) is too small to be worth a task of its own. Each slice starts on a core of its
-    /// own (``CoreSpread``): left to the kernel, the second often waits behind the first.
+    /// digest) is too small to be worth a task of its own. Each slice runs on a core of its own
+    /// (``CoreSpread``): left to the kernel, the second often waits behind the first.
     private func inSlices<Element: Sendable, Result: Sendable>(
         of elements: [Element], _ transform: @escaping @Sendable (Element, Int) async -> Result
     ) async -> [Result] {
@@ -143,11 +143,12 @@ extension VerificationService {
         return await withTaskGroup(of: (Int, [Result]).self) { group in
             for (number, range) in slices.enumerated() {
                 group.addTask {
-                    CoreSpread.moveToOwnCore(slice: number, of: slices.count)
-                    var results: [Result] = []
-                    results.reserveCapacity(range.count)
-                    for index in range { results.append(await transform(elements[index], index)) }
-                    return (number, results)
+                    await CoreSpread.onOwnCore(slice: number, of: slices.count) {
+                        var results: [Result] = []
+                        results.reserveCapacity(range.count)
+                        for index in range { results.append(await transform(elements[index], index)) }
+                        return (number, results)
+                    }
                 }
             }
             var done = [[Result]](repeating: [], count: slices.count)
