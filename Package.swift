@@ -56,7 +56,7 @@ let package = Package(
         ),
         // glibc's allocator controls, which the server uses to bound its memory (HeapMemory).
         .systemLibrary(name: "CMalloc"),
-        // The calling thread's CPU affinity, which the server uses to spread a job's slices
+        // Threads' CPU affinity, which the server uses to spread a job's slices
         // over the cores (CoreSpread).
         .systemLibrary(name: "CSchedAffinity"),
         .target(

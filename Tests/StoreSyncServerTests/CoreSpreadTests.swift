@@ -16,6 +16,19 @@ import Testing
         #expect(AffinityMask(bits: [UInt](repeating: 0, count: AffinityMask.words)).cores.isEmpty)
     }
 
+    @Test func aSliceGoesToTheCoreFewestSlicesAreHeldTo() {
+        let cores = [0, 1, 2, 3]
+        // Nothing held: each slice to its own number's core.
+        #expect((0..<4).map { CoreSpread.core(forSlice: $0, among: cores, holds: [:]) } == cores)
+        // A first slice while another restore's first slice holds core 0: the next free core.
+        #expect(CoreSpread.core(forSlice: 0, among: cores, holds: [0: 1]) == 1)
+        // Its own core is among the least held: its own.
+        #expect(CoreSpread.core(forSlice: 2, among: cores, holds: [0: 1, 1: 1]) == 2)
+        // Every core held once: its own again.
+        #expect(CoreSpread.core(forSlice: 3, among: cores, holds: [0: 1, 1: 1, 2: 1, 3: 1]) == 3)
+        #expect(CoreSpread.core(forSlice: 1, among: [4, 9], holds: [9: 2, 4: 1]) == 4)
+    }
+
     #if os(Linux)
     @Test func eachSliceRunsOnItsOwnCoreAndItsThreadGetsItsAffinityBack() async throws {
         let allowed = try #require(AffinityMask.of())
@@ -24,8 +37,9 @@ import Testing
             // Nothing here suspends: the slice starts, runs and returns on this thread.
             let held = await CoreSpread.onOwnCore(slice: slice, of: cores.count) { AffinityMask.of()?.cores }
             let after = AffinityMask.of()
-            // One core alone (a process allowed just one core has nothing to hold).
-            #expect(held == (cores.count > 1 ? [cores[slice]] : cores), "slice \(slice)")
+            // One core alone, the slice's own unless slices running elsewhere hold it (a process
+            // allowed just one core has nothing to hold).
+            #expect(cores.count > 1 ? held?.count == 1 && cores.contains(held![0]) : held == cores, "slice \(slice)")
             #expect(after == allowed, "slice \(slice)")
         }
     }
@@ -49,7 +63,7 @@ import Testing
         let released = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            held.withLock { $0 = HeldThread(toCoreOf: 1, of: allowed.cores.count) }
+            held.withLock { $0 = HeldThread(forSlice: 1, of: allowed.cores.count) }
             heldNow.signal()
             released.wait()
             seenAfter.withLock { $0 = AffinityMask.of() }
@@ -58,7 +72,8 @@ import Testing
         thread.start()
         heldNow.wait()
         let holding = try #require(held.withLock { $0 })
-        #expect(AffinityMask.of(thread: holding.thread)?.cores == [allowed.cores[1]])
+        #expect(AffinityMask.of(thread: holding.thread)?.cores == [holding.core])
+        #expect(allowed.cores.contains(holding.core))
         holding.release()
         released.signal()
         done.wait()

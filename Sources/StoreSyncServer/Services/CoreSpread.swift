@@ -1,6 +1,7 @@
 #if os(Linux)
 internal import CSchedAffinity
 #endif
+import Synchronization
 
 /// Runs the slices of one CPU-bound job each on a core of its own.
 ///
@@ -11,10 +12,12 @@ internal import CSchedAffinity
 /// bench's two cores that was the first 6–14 ms of most 21 ms verifications of 1,000 texts
 /// (PERFORMANCE.md, "Where the ~70 ms of a 1,000-entry restore go").
 ///
-/// While a slice runs, its thread may run only on the core of the slice's number: the kernel
-/// moves it there at once, and cannot put it back beside another slice. When the slice ends,
-/// the thread gets back the affinity it had, by its thread id, so even a slice that suspended
-/// and finished on another thread leaves no thread held to one core.
+/// While a slice runs, its thread may run only on one core: the kernel moves it there at once,
+/// and cannot put it back beside another slice. The core is the one the fewest slices are held
+/// to at that moment, the slice's own number's among equals, so slices of restores running at
+/// the same time spread too (two first slices are not both held to the first core). When the
+/// slice ends, the thread gets back the affinity it had, by its thread id, so even a slice that
+/// suspended and finished on another thread leaves no thread held to one core.
 ///
 /// Only when the job has exactly one slice per core the thread may run on. A process allowed
 /// more cores than it has slices (held to fewer by a CPU quota, or sharing a large machine)
@@ -34,10 +37,22 @@ package enum CoreSpread {
         slice: Int, of slices: Int, _ body: () async throws -> Result
     ) async rethrows -> Result {
         #if os(Linux)
-        guard slices > 1, let held = HeldThread(toCoreOf: slice, of: slices) else { return try await body() }
+        guard slices > 1, let held = HeldThread(forSlice: slice, of: slices) else { return try await body() }
         defer { held.release() }
         #endif
         return try await body()
+    }
+
+    /// How many running slices are held to each core, by core number.
+    static let holds = Mutex<[Int: Int]>([:])
+
+    /// The core for slice `slice`: of `cores`, one with the fewest `holds`, the slice's own
+    /// (`cores[slice % cores.count]`) when it is among them, else the first.
+    static func core(forSlice slice: Int, among cores: [Int], holds: [Int: Int]) -> Int {
+        let fewest = cores.map { holds[$0, default: 0] }.min() ?? 0
+        let own = cores[slice % cores.count]
+        if holds[own, default: 0] == fewest { return own }
+        return cores.first { holds[$0, default: 0] == fewest } ?? own
     }
 }
 
@@ -86,26 +101,37 @@ struct AffinityMask: Equatable {
 }
 
 #if os(Linux)
-/// A thread held to one core, and the affinity it gets back.
+/// A thread held to one core for a slice, and the affinity it gets back.
 struct HeldThread {
     let thread: Int
+    let core: Int
     let previous: AffinityMask
 
-    /// Holds the calling thread to the core of `slice` when the thread may run on exactly
-    /// `slices` cores; `nil` (nothing changed) otherwise.
-    init?(toCoreOf slice: Int, of slices: Int) {
+    /// Holds the calling thread to a core for slice `slice` (``CoreSpread/core(forSlice:among:holds:)``)
+    /// when the thread may run on exactly `slices` cores; `nil` (nothing changed) otherwise.
+    init?(forSlice slice: Int, of slices: Int) {
         guard let allowed = AffinityMask.of() else { return nil }
         let cores = allowed.cores
-        guard cores.count == slices else { return nil }
         let thread = AffinityMask.callingThread
-        guard thread > 0, AffinityMask(only: cores[slice % slices]).apply(to: thread) else { return nil }
+        guard cores.count == slices, thread > 0 else { return nil }
+        let core = CoreSpread.holds.withLock { holds in
+            let core = CoreSpread.core(forSlice: slice, among: cores, holds: holds)
+            holds[core, default: 0] += 1
+            return core
+        }
+        guard AffinityMask(only: core).apply(to: thread) else {
+            CoreSpread.holds.withLock { $0[core, default: 1] -= 1 }
+            return nil
+        }
         self.thread = thread
+        self.core = core
         self.previous = allowed
     }
 
     /// Gives the thread its affinity back, from whichever thread calls.
     func release() {
         previous.apply(to: thread)
+        CoreSpread.holds.withLock { $0[core, default: 1] -= 1 }
     }
 }
 #endif
