@@ -44,17 +44,15 @@ struct RestoreFloor {
     }
 
     /// Milliseconds to verify every JWS, one task per core, each a contiguous slice on a core
-    /// of its own (as the server slices a restore).
+    /// of its own, sliced as the server slices a restore.
     func verifyMilliseconds(_ texts: [String]) async throws -> Double {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let parts = min(cores, texts.count)
+        let slices = CoreSpread.slices(of: texts.count, into: ProcessInfo.processInfo.activeProcessorCount)
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for part in 0..<parts {
-                let slice = texts[(part * texts.count / cores)..<((part + 1) * texts.count / cores)]
+            for (part, range) in slices.enumerated() {
                 group.addTask {
-                    try await CoreSpread.onOwnCore(slice: part, of: parts) {
-                        for jws in slice { _ = try await verifier.verifyTransaction(jws) }
+                    try await CoreSpread.onOwnCore(slice: part, of: slices.count) {
+                        for jws in texts[range] { _ = try await verifier.verifyTransaction(jws) }
                     }
                 }
             }

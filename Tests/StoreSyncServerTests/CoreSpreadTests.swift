@@ -16,6 +16,18 @@ import Testing
         #expect(AffinityMask(bits: [UInt](repeating: 0, count: AffinityMask.words)).cores.isEmpty)
     }
 
+    /// A job's elements (a restore's entries) go in one contiguous slice per core.
+    @Test(arguments: [(0, 2), (1, 2), (5, 2), (1_000, 2), (7, 3), (3, 8)])
+    func slicesCoverEveryEntryOnceInOrder(count: Int, parts: Int) {
+        let slices = CoreSpread.slices(of: count, into: parts)
+        #expect(slices.flatMap { Array($0) } == Array(0..<count))
+        #expect(slices.count == min(parts, count))
+        #expect(slices.allSatisfy { !$0.isEmpty })
+        if let longest = slices.map(\.count).max(), let shortest = slices.map(\.count).min() {
+            #expect(longest - shortest <= 1)
+        }
+    }
+
     @Test func aSliceGoesToTheCoreFewestSlicesAreHeldTo() {
         let cores = [0, 1, 2, 3]
         // Nothing held: each slice to its own number's core.

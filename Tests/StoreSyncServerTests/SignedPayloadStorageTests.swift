@@ -24,16 +24,4 @@ import Testing
             #expect(storage.allSatisfy { $0.1 == "e" }, "\(storage)")
         }
     }
-
-    /// A restore's entries are verified in one contiguous slice per core.
-    @Test(arguments: [(0, 2), (1, 2), (5, 2), (1_000, 2), (7, 3), (3, 8)])
-    func slicesCoverEveryEntryOnceInOrder(count: Int, parts: Int) {
-        let slices = VerificationService.slices(of: count, into: parts)
-        #expect(slices.flatMap { Array($0) } == Array(0..<count))
-        #expect(slices.count == min(parts, count))
-        #expect(slices.allSatisfy { !$0.isEmpty })
-        if let longest = slices.map(\.count).max(), let shortest = slices.map(\.count).min() {
-            #expect(longest - shortest <= 1)
-        }
-    }
 }

@@ -26,8 +26,8 @@ import Synchronization
 ///
 /// `package`, not internal: `storesync-bench` verifies its restore floor the same way.
 package enum CoreSpread {
-    /// Runs `body` with the calling thread held to the core of `slice` (the `slice`-th of the
-    /// cores it may run on) when `slices` is how many cores that is; otherwise just runs it.
+    /// Runs `body` with the calling thread held to one core (``core(forSlice:among:holds:)``)
+    /// when `slices` is how many cores the thread may run on; otherwise just runs it.
     ///
     /// - Parameters:
     ///   - slice: The slice's number, from 0.
@@ -41,6 +41,14 @@ package enum CoreSpread {
         defer { held.release() }
         #endif
         return try await body()
+    }
+
+    /// `count` indices in at most `parts` contiguous ranges of nearly equal length: a job's
+    /// slices, one per core.
+    package static func slices(of count: Int, into parts: Int) -> [Range<Int>] {
+        let parts = max(1, min(parts, count))
+        guard count > 0 else { return [] }
+        return (0..<parts).map { part in (part * count / parts)..<((part + 1) * count / parts) }
     }
 
     /// How many running slices are held to each core, by core number.

@@ -139,7 +139,7 @@ extension VerificationService {
     private func inSlices<Element: Sendable, Result: Sendable>(
         of elements: [Element], _ transform: @escaping @Sendable (Element, Int) async -> Result
     ) async -> [Result] {
-        let slices = Self.slices(of: elements.count, into: ProcessInfo.processInfo.activeProcessorCount)
+        let slices = CoreSpread.slices(of: elements.count, into: ProcessInfo.processInfo.activeProcessorCount)
         return await withTaskGroup(of: (Int, [Result]).self) { group in
             for (number, range) in slices.enumerated() {
                 group.addTask {
@@ -155,13 +155,6 @@ extension VerificationService {
             for await (number, results) in group { done[number] = results }
             return done.flatMap { $0 }
         }
-    }
-
-    /// `count` indices in at most `parts` contiguous ranges of nearly equal length.
-    static func slices(of count: Int, into parts: Int) -> [Range<Int>] {
-        let parts = max(1, min(parts, count))
-        guard count > 0 else { return [] }
-        return (0..<parts).map { part in (part * count / parts)..<((part + 1) * count / parts) }
     }
 
     /// Why a signed text was refused, as an entry's verdict says it.
