@@ -50,11 +50,14 @@ public struct Snapshot: Sendable, Hashable, Codable {
         self.generatedAt = generatedAt.roundedToMilliseconds
         self.validUntil = validUntil.roundedToMilliseconds
         self.entitlements = entitlements
-        self.transactions = transactions.map { record in
-            var stripped = record
-            stripped.signedTransaction = nil
-            return stripped
-        }
+        // Records read for a lookup carry no JWS: the array is kept, not copied record by record.
+        self.transactions =
+            transactions.contains { $0.signedTransaction != nil }
+            ? transactions.map { record in
+                var stripped = record
+                stripped.signedTransaction = nil
+                return stripped
+            } : transactions
         self.signature = signature
     }
 

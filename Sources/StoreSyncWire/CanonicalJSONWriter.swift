@@ -39,6 +39,11 @@ struct CanonicalJSONWriter {
         }
     }
 
+    /// Appends JSON written by another writer, as it is.
+    mutating func appendWritten(_ json: [UInt8]) {
+        bytes.append(contentsOf: json)
+    }
+
     mutating func startObject<Key>(_ keys: WireKeys<Key>) -> OpenObject<Key> {
         bytes.append(UInt8(ascii: "{"))
         return OpenObject(keys: keys)

@@ -1,6 +1,6 @@
 package import Foundation
 package import StoreSyncAPI
-import StoreSyncCore
+package import StoreSyncCore
 
 extension Snapshot {
     /// The bytes the signature covers: the canonical JSON of every field except ``signature``.
@@ -25,13 +25,18 @@ extension Snapshot {
     /// Written this way, a snapshot of 10,000 purchases (4 MB) is one buffer, not its signed
     /// bytes plus a body copied from them.
     ///
-    /// - Parameter sign: Signs ``signedBytes()`` (it is handed exactly those bytes) and answers
-    ///   base64 of the signature (base64 needs no escaping).
+    /// - Parameters:
+    ///   - sign: Signs ``signedBytes()`` (it is handed exactly those bytes) and answers base64
+    ///     of the signature (base64 needs no escaping).
+    ///   - transactions: The ``transactions`` array already written, e.g. on another core
+    ///     while the entitlements were derived; `nil` writes it here.
     /// - Returns: JSON that decodes to the snapshot with the signature `sign` answered.
     /// - Throws: What `sign` throws; `EncodingError` when a date falls outside years 0001–9999.
-    package func body(signedBy sign: (UnsafeRawBufferPointer) throws -> String) throws -> [UInt8] {
+    package func body(
+        signedBy sign: (UnsafeRawBufferPointer) throws -> String, transactions: WrittenTransactions? = nil
+    ) throws -> [UInt8] {
         var writer = CanonicalJSONWriter(capacity: bodyCapacity)
-        try writer.writeSigned(self, signedBy: sign)
+        try writer.writeSigned(self, signedBy: sign, transactions: transactions)
         return writer.bytes
     }
 
@@ -55,9 +60,12 @@ extension CanonicalJSONWriter {
     /// The signed bytes are written after room for that prefix less one byte: their opening
     /// brace sits where the prefix's closing comma goes, so once they are signed, the prefix is
     /// written over the room and the brace.
-    mutating func writeSigned(_ snapshot: Snapshot, signedBy sign: (UnsafeRawBufferPointer) throws -> String) throws {
+    mutating func writeSigned(
+        _ snapshot: Snapshot, signedBy sign: (UnsafeRawBufferPointer) throws -> String,
+        transactions: WrittenTransactions? = nil
+    ) throws {
         let start = reserve(Self.signatureRoom - 1)
-        try writeSignedContent(of: snapshot)
+        try writeSignedContent(of: snapshot, transactions: transactions)
         let signedStart = start + Self.signatureRoom - 1
         let signature = try bytes.withUnsafeBytes { try sign(UnsafeRawBufferPointer(rebasing: $0[signedStart...])) }
         replace(start...signedStart, with: Self.signaturePrefix(signature))
@@ -80,7 +88,14 @@ extension CanonicalJSONWriter {
 
 extension CanonicalJSONWriter {
     /// Writes every field of `snapshot` but its signature.
-    mutating func writeSignedContent(of snapshot: Snapshot) throws {
+    ///
+    /// - Parameter transactions: The snapshot's `transactions` array already written; `nil`
+    ///   writes it here.
+    mutating func writeSignedContent(of snapshot: Snapshot, transactions: WrittenTransactions? = nil) throws {
+        if let transactions {
+            precondition(
+                transactions.count == snapshot.transactions.count, "the written transactions are not the snapshot's")
+        }
         var object = startObject(Snapshot.CodingKeys.wire)
         for (key, index) in object.keys.canonicalOrder {
             switch key {
@@ -88,7 +103,13 @@ extension CanonicalJSONWriter {
             case .entitlements: try member(index, array: snapshot.entitlements, in: &object) { try $0.write($1) }
             case .generatedAt: try member(index, date: snapshot.generatedAt, in: &object)
             case .signature: continue
-            case .transactions: try member(index, array: snapshot.transactions, in: &object) { try $0.write($1) }
+            case .transactions:
+                if let transactions {
+                    member(index, in: &object)
+                    appendWritten(transactions.bytes)
+                } else {
+                    try member(index, array: snapshot.transactions, in: &object) { try $0.write($1) }
+                }
             case .validUntil: try member(index, date: snapshot.validUntil, in: &object)
             case .version: member(index, integer: snapshot.version, in: &object)
             }
@@ -112,7 +133,9 @@ extension CanonicalJSONWriter {
         endObject(object)
     }
 
-    private mutating func write(_ record: TransactionRecord) throws {
+    /// - Parameter includingText: Whether to write `signedTransaction`; ``WrittenTransactions``
+    ///   leaves it out, as `Snapshot.init` does.
+    fileprivate mutating func write(_ record: TransactionRecord, includingText: Bool = true) throws {
         var object = startObject(TransactionRecord.CodingKeys.wire)
         for (key, index) in object.keys.canonicalOrder {
             switch key {
@@ -131,12 +154,36 @@ extension CanonicalJSONWriter {
             case .revocationDate: try member(index, date: record.revocationDate, in: &object)
             case .revocationReason: member(index, integer: record.revocationReason.map { Int64($0.rawValue) }, in: &object)
             case .signedDate: try member(index, date: record.signedDate, in: &object)
-            case .signedTransaction: member(index, string: record.signedTransaction, in: &object)
+            case .signedTransaction:
+                if includingText { member(index, string: record.signedTransaction, in: &object) }
             case .subscriptionGroupId: member(index, string: record.subscriptionGroupId, in: &object)
             case .transactionId: member(index, string: record.transactionId, in: &object)
             case .verifiedAt: try member(index, date: record.evidence.verifiedAt, in: &object)
             }
         }
         endObject(object)
+    }
+}
+
+/// A snapshot's `transactions` array as JSON, written apart from the rest of the snapshot: on
+/// another core, say, while the entitlements are derived. The snapshot writers copy it in where
+/// the array goes.
+///
+/// Written from a ledger's records, without their JWS, as `Snapshot.init` keeps them: the
+/// bytes are those the writers give for a snapshot of the same records.
+package struct WrittenTransactions: Sendable {
+    /// The array, `[` to `]`.
+    let bytes: [UInt8]
+    /// How many records it holds; a snapshot with another count is not the one it was written for.
+    let count: Int
+
+    /// Writes `records`, in their order.
+    ///
+    /// - Throws: `EncodingError` when a date falls outside years 0001–9999.
+    package init(_ records: [TransactionRecord]) throws {
+        var writer = CanonicalJSONWriter(capacity: 2 + 420 * records.count)
+        try writer.array(records) { try $0.write($1, includingText: false) }
+        bytes = writer.bytes
+        count = records.count
     }
 }

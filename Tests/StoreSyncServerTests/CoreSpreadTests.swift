@@ -64,6 +64,52 @@ import Testing
         }
     }
 
+    /// Two pieces of synchronous work run at once, each on a core of its own when the process
+    /// may run on two, and the caller gets both results.
+    @Test func twoPiecesOfWorkRunAtOnceAndBothAnswer() throws {
+        let allowed = try #require(AffinityMask.of())
+        try #require(allowed.cores.count > 1, "one core: the two run one after the other")
+        let bothStarted = DispatchGroup()
+        bothStarted.enter()
+        bothStarted.enter()
+        let threads = Mutex<[Int]>([])
+        // Each waits for the other to start: run one after the other, they would never finish.
+        let piece: @Sendable () -> [Int]? = {
+            threads.withLock { $0.append(AffinityMask.callingThread) }
+            bothStarted.leave()
+            _ = bothStarted.wait(timeout: .now() + 30)
+            return AffinityMask.of()?.cores
+        }
+        let (first, second) = try CoreSpread.concurrently(piece, piece)
+        #expect(Set(threads.withLock { $0 }).count == 2)
+        if allowed.cores.count == 2 {
+            // Which core is the choice of `core(forSlice:among:holds:)`, given what other tests hold.
+            for held in [first, second] { #expect(held?.count == 1 && allowed.cores.contains(held![0]), "held to one core") }
+        } else {
+            #expect(first == allowed.cores && second == allowed.cores, "placement left to the kernel")
+        }
+        #expect(AffinityMask.of() == allowed, "the calling thread gets its affinity back")
+    }
+
+    struct Failure: Error, Equatable { let piece: Int }
+
+    /// An error surfaces once both pieces are done; the first's when both fail.
+    @Test func anErrorOfEitherPieceSurfacesOnceBothAreDone() {
+        let finished = Mutex(0)
+        let finishing: @Sendable (Int, Bool) throws -> Int = { piece, fails in
+            Thread.sleep(forTimeInterval: piece == 0 ? 0 : 0.05)
+            finished.withLock { $0 += 1 }
+            if fails { throw Failure(piece: piece) }
+            return piece
+        }
+        #expect(throws: Failure(piece: 1)) { try CoreSpread.concurrently({ try finishing(0, false) }, { try finishing(1, true) }) }
+        #expect(finished.withLock { $0 } == 2)
+        #expect(throws: Failure(piece: 0)) { try CoreSpread.concurrently({ try finishing(0, true) }, { try finishing(1, true) }) }
+        #expect(finished.withLock { $0 } == 4)
+        #expect(throws: Failure(piece: 0)) { try CoreSpread.concurrently({ try finishing(0, true) }, { try finishing(1, false) }) }
+        #expect(finished.withLock { $0 } == 6)
+    }
+
     /// A slice that suspended may end on another thread than it started on: the thread it held
     /// is given its affinity back by id, from there.
     @Test func aHeldThreadGetsItsAffinityBackFromAnotherThread() async throws {

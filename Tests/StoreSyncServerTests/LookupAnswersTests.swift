@@ -81,4 +81,39 @@ import Testing
         #expect(throws: (any Error).self) { try answers[requests[0]]?.get() }
         #expect(try answers[requests[1]]?.get().signed?.snapshot.accountId == fine)
     }
+
+    /// From `concurrentWritingThreshold` purchases up, the transactions are written on a second
+    /// core while the entitlements are derived: the answer is the same signed snapshot, and a
+    /// date with no RFC 3339 form among them still fails only that account.
+    @Test func aLongHistoryWrittenOnTwoCoresIsTheSameSignedSnapshot() throws {
+        let (long, broken) = (UUID(), UUID())
+        let count = SnapshotService.concurrentWritingThreshold + 5
+        let records = (0..<count).map { index -> TransactionRecord in
+            let id = String(5_000_000 + index)
+            let purchased = now.addingTimeInterval(-Double(index) * 60)
+            guard index.isMultiple(of: 2) else {
+                return TestPurchases.record(
+                    TestCatalog.monthly, type: .autoRenewable, id: id, purchased: purchased,
+                    expires: now.addingTimeInterval(86_400 - Double(index)), group: TestCatalog.subscriptionGroup)
+            }
+            return TestPurchases.record(id: id, purchased: purchased)
+        }
+        var unwritable = records
+        unwritable[count / 2] = TestPurchases.record(id: "4999999", purchased: Date(timeIntervalSince1970: 300_000_000_000))
+        let requests = [long, broken].map { LookupService.SnapshotRequest(accountId: $0, heldTags: nil) }
+        let answers = LookupService.answers(
+            to: requests, holdings: [long: holdings(version: 3, records: records), broken: holdings(version: 1, records: unwritable)],
+            catalog: catalog, snapshots: try snapshots, at: now)
+
+        let body = try #require(try answers[requests[0]]?.get().signed?.body)
+        let snapshot = try StoreSyncJSON.makeDecoder().decode(Snapshot.self, from: Data(body))
+        let ledger = Ledger(records: records, renewalInfos: [])
+        #expect(snapshot.transactions == ledger.records)
+        let derived: [Entitlement] = entitlements(ledger: ledger, catalog: catalog.catalog, at: now)
+        #expect(snapshot.entitlements == derived)
+        #expect(!derived.isEmpty)
+        let signature = try #require(Data(base64Encoded: snapshot.signature))
+        #expect(key.publicKey.isValidSignature(signature, for: try snapshot.signedBytes()))
+        #expect(throws: (any Error).self) { try answers[requests[1]]?.get() }
+    }
 }

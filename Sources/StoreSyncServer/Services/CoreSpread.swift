@@ -1,6 +1,7 @@
 #if os(Linux)
 internal import CSchedAffinity
 #endif
+import Dispatch
 import Synchronization
 
 /// Runs the slices of one CPU-bound job each on a core of its own.
@@ -41,6 +42,33 @@ package enum CoreSpread {
         defer { held.release() }
         #endif
         return try await body()
+    }
+
+    /// Runs `first` on the calling thread and `second` on another at the same time, each held
+    /// to a core of its own as ``onOwnCore(slice:of:_:)`` holds a slice, and answers both
+    /// results once both are done. For synchronous work on a thread that may block (a
+    /// connection's thread, say): the caller waits for `second` if it takes longer.
+    ///
+    /// - Throws: What either throws (the first's error when both do), once both are done.
+    package static func concurrently<First: Sendable, Second: Sendable>(
+        _ first: @Sendable () throws -> First, _ second: @Sendable () throws -> Second
+    ) throws -> (First, Second) {
+        let results = Mutex<(first: Result<First, any Error>?, second: Result<Second, any Error>?)>((nil, nil))
+        DispatchQueue.concurrentPerform(iterations: 2) { slice in
+            #if os(Linux)
+            let held = HeldThread(forSlice: slice, of: 2)
+            defer { held?.release() }
+            #endif
+            if slice == 0 {
+                let result = Result { try first() }
+                results.withLock { $0.first = result }
+            } else {
+                let result = Result { try second() }
+                results.withLock { $0.second = result }
+            }
+        }
+        let (first, second) = results.withLock { ($0.first!, $0.second!) }
+        return (try first.get(), try second.get())
     }
 
     /// `count` indices in at most `parts` contiguous ranges of nearly equal length: a job's

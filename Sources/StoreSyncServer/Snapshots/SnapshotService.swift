@@ -136,21 +136,47 @@ final class SnapshotService: Sendable {
 
     /// A signed snapshot of the ledger as of `now`, with its JSON.
     func snapshot(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) throws -> SignedSnapshot {
-        try signer.sign(unsigned(accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now))
+        let (snapshot, transactions) = try unsigned(
+            accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now)
+        return try signer.sign(snapshot, transactions: transactions)
     }
 
     /// A sync response's JSON: `verdicts`, and the signed snapshot of the ledger as of `now`.
     func syncResponse(
         verdicts: [Verdict], accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date
     ) throws -> [UInt8] {
-        let snapshot = unsigned(accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now)
-        return try signer.syncResponse(verdicts: verdicts, snapshot: snapshot)
+        let (snapshot, transactions) = try unsigned(
+            accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now)
+        return try signer.syncResponse(verdicts: verdicts, snapshot: snapshot, transactions: transactions)
     }
 
-    /// The snapshot of the ledger as of `now`, before its signature. `validUntil` is `now` plus
-    /// the offline grace, but never later than the earliest expiry the snapshot vouches for.
-    private func unsigned(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) -> Snapshot {
-        let granted = entitlements(ledger: ledger, catalog: catalog, at: now)
+    /// From this many transactions up, a snapshot's transactions are written on a second core
+    /// while the first derives its entitlements (``CoreSpread/concurrently(_:_:)``).
+    ///
+    /// Both take time in proportion to the ledger: for 10,000 purchases, ~3 ms of deriving and
+    /// ~6 ms of writing. Below this size the overlap would save under half a millisecond, less
+    /// than it is worth taking a second core from other requests, which a busy server has
+    /// none of to spare.
+    static let concurrentWritingThreshold = 2_048
+
+    /// The snapshot of the ledger as of `now`, before its signature, with its transactions
+    /// already written when the ledger holds ``concurrentWritingThreshold`` or more. `validUntil`
+    /// is `now` plus the offline grace, but never later than the earliest expiry the snapshot
+    /// vouches for.
+    private func unsigned(
+        accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date
+    ) throws -> (Snapshot, WrittenTransactions?) {
+        guard ledger.records.count >= Self.concurrentWritingThreshold else {
+            let granted = entitlements(ledger: ledger, catalog: catalog, at: now)
+            return (snapshot(accountId: accountId, version: version, granted: granted, ledger: ledger, at: now), nil)
+        }
+        let (granted, transactions) = try CoreSpread.concurrently(
+            { entitlements(ledger: ledger, catalog: catalog, at: now) },
+            { try WrittenTransactions(ledger.records) })
+        return (snapshot(accountId: accountId, version: version, granted: granted, ledger: ledger, at: now), transactions)
+    }
+
+    private func snapshot(accountId: UUID, version: Int64, granted: [Entitlement], ledger: Ledger, at now: Date) -> Snapshot {
         let earliestExpiry = granted.compactMap(\.expiresAt).filter { $0 > now }.min()
         let graceEnd = now.addingTimeInterval(offlineGrace)
         return Snapshot(
@@ -168,9 +194,10 @@ final class SnapshotService: Sendable {
     func previewResponse(
         verdicts: [Verdict], accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date
     ) throws -> [UInt8] {
-        var preview = unsigned(accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now)
+        var (preview, transactions) = try unsigned(
+            accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now)
         preview.validUntil = now
-        return try SyncResponse.body(verdicts: verdicts, snapshot: preview, signedBy: nil)
+        return try SyncResponse.body(verdicts: verdicts, snapshot: preview, signedBy: nil, transactions: transactions)
     }
 
     /// The cached snapshot of this account for this catalog, if it may still be served.

@@ -27,18 +27,23 @@ struct SnapshotSigner: Sendable {
 
     /// Signs the snapshot's canonical bytes where they are written into its JSON (encoding a
     /// snapshot is most of the cost of a lookup that reaches the database).
-    func sign(_ snapshot: Snapshot) throws -> SignedSnapshot {
+    ///
+    /// - Parameter transactions: The snapshot's transactions already written, if they were.
+    func sign(_ snapshot: Snapshot, transactions: WrittenTransactions? = nil) throws -> SignedSnapshot {
         var signature = ""
-        let body = try snapshot.body { bytes in
-            signature = try self.signature(of: bytes)
-            return signature
-        }
+        let body = try snapshot.body(
+            signedBy: { bytes in
+                signature = try self.signature(of: bytes)
+                return signature
+            }, transactions: transactions)
         return SignedSnapshot(snapshot: snapshot.signed(signature), body: body)
     }
 
     /// A sync response's JSON: the verdicts, and the snapshot signed where it is written.
-    func syncResponse(verdicts: [Verdict], snapshot: Snapshot) throws -> [UInt8] {
-        try SyncResponse.body(verdicts: verdicts, snapshot: snapshot, signedBy: signature(of:))
+    ///
+    /// - Parameter transactions: The snapshot's transactions already written, if they were.
+    func syncResponse(verdicts: [Verdict], snapshot: Snapshot, transactions: WrittenTransactions? = nil) throws -> [UInt8] {
+        try SyncResponse.body(verdicts: verdicts, snapshot: snapshot, signedBy: signature(of:), transactions: transactions)
     }
 
     /// Base64 of the signature over `bytes`.
