@@ -25,6 +25,12 @@ static inline long storesync_get_thread_affinity(long thread, unsigned long *mas
 static inline long storesync_set_thread_affinity(long thread, const unsigned long *mask, unsigned long bytes) {
     return syscall(SYS_sched_setaffinity, thread, bytes, mask);
 }
+
+/// The CPU the calling thread is running on at this moment, or -1.
+static inline int storesync_current_cpu(void) {
+    unsigned int cpu = 0;
+    return syscall(SYS_getcpu, &cpu, (void *)0, (void *)0) == 0 ? (int)cpu : -1;
+}
 #endif
 
 #endif

@@ -31,14 +31,24 @@ import Testing
     @Test func aSliceGoesToTheCoreFewestSlicesAreHeldTo() {
         let cores = [0, 1, 2, 3]
         // Nothing held: each slice to its own number's core.
-        #expect((0..<4).map { CoreSpread.core(forSlice: $0, among: cores, holds: [:]) } == cores)
+        #expect((0..<4).map { CoreSpread.core(forSlice: $0, among: cores, holds: [:], current: nil) } == cores)
         // A first slice while another restore's first slice holds core 0: the next free core.
-        #expect(CoreSpread.core(forSlice: 0, among: cores, holds: [0: 1]) == 1)
+        #expect(CoreSpread.core(forSlice: 0, among: cores, holds: [0: 1], current: nil) == 1)
         // Its own core is among the least held: its own.
-        #expect(CoreSpread.core(forSlice: 2, among: cores, holds: [0: 1, 1: 1]) == 2)
+        #expect(CoreSpread.core(forSlice: 2, among: cores, holds: [0: 1, 1: 1], current: nil) == 2)
         // Every core held once: its own again.
-        #expect(CoreSpread.core(forSlice: 3, among: cores, holds: [0: 1, 1: 1, 2: 1, 3: 1]) == 3)
-        #expect(CoreSpread.core(forSlice: 1, among: [4, 9], holds: [9: 2, 4: 1]) == 4)
+        #expect(CoreSpread.core(forSlice: 3, among: cores, holds: [0: 1, 1: 1, 2: 1, 3: 1], current: nil) == 3)
+        #expect(CoreSpread.core(forSlice: 1, among: [4, 9], holds: [9: 2, 4: 1], current: nil) == 4)
+    }
+
+    /// Among the least held cores, the thread stays where it is: no move, and what it just read
+    /// is still in that core's cache.
+    @Test func aSliceStaysOnTheCoreItRunsOnWhenThatIsAmongTheLeastHeld() {
+        let cores = [0, 1, 2, 3]
+        #expect(CoreSpread.core(forSlice: 0, among: cores, holds: [:], current: 2) == 2)
+        #expect(CoreSpread.core(forSlice: 1, among: cores, holds: [2: 1], current: 2) == 1, "its core is held: its own")
+        #expect(CoreSpread.core(forSlice: 0, among: cores, holds: [0: 1, 2: 1], current: 2) == 1, "both held: the first free")
+        #expect(CoreSpread.core(forSlice: 0, among: [4, 9], holds: [:], current: 7) == 4, "a core it may not keep: its own")
     }
 
     #if os(Linux)

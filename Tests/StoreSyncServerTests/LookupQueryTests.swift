@@ -46,6 +46,46 @@ import Testing
         }
     }
 
+    /// A long answer is decoded in two halves at once; an account whose rows fall in both is
+    /// merged whole, its texts' digests too.
+    @Test(arguments: [false, true])
+    func aLongAnswerDecodedInHalvesIsTheAnswerDecodedAtOnce(withDigests: Bool) async throws {
+        try await withServer { server in
+            let (long, short) = (try await server.signUp(), try await server.signUp())
+            let longCount = LookupQuery.concurrentDecodingThreshold + 400
+            try await server.database.withConnection { connection in
+                for (account, count, firstId) in [(long.accountId, longCount, 80_000_000), (short.accountId, 300, 90_000_000)] {
+                    _ = try await connection.query(
+                        """
+                        INSERT INTO transactions (
+                            account_id, transaction_id, signed_date, evidence, original_transaction_id, product_id,
+                            product_type, purchase_date, original_purchase_date, ownership_type, environment,
+                            signed_transaction, signed_transaction_sha256)
+                        SELECT \(account), (\(firstId) + n)::text, now(), 'jws', (\(firstId) + n - n % 3)::text,
+                               'com.example.storesync.lifetime', 'nonConsumable', now(), now(), 'purchased', 'sandbox',
+                               'text-' || n, sha256(('text-' || n)::bytea)
+                        FROM generate_series(1, \(count)) AS n
+                        """)
+                }
+            }
+            let rows = try await server.database.withConnection {
+                try await $0.query(LookupQuery.query(for: [long.accountId, short.accountId], withDigests: withDigests))
+            }
+            #expect(rows.count == longCount + 300)
+            let halves = try LookupQuery.holdings(in: rows, withDigests: withDigests)
+            let atOnce = try LookupQuery.holdings(in: rows, range: rows.indices, withDigests: withDigests)
+            for account in [long, short] {
+                let split = try #require(halves[account.accountId])
+                let whole = try #require(atOnce[account.accountId])
+                #expect(split.version == whole.version)
+                #expect(split.ledger == whole.ledger)
+                #expect(split.verifiedTexts == whole.verifiedTexts)
+            }
+            #expect(halves[long.accountId]?.ledger.records.count == longCount)
+            #expect(halves[long.accountId]?.verifiedTexts.count == (withDigests ? longCount : 0))
+        }
+    }
+
     @Test func concurrentLookupsOfManyAccountsEachSeeTheirOwnEntitlements() async throws {
         // Without the snapshot cache every lookup reaches the batched statement.
         try await withServer(configure: { $0.snapshotCacheEntries = 0 }) { server in

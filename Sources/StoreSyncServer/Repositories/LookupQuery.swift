@@ -53,15 +53,41 @@ package enum LookupQuery {
         try holdings(in: try await connection.query(query(for: accountIds, withDigests: withDigests)), withDigests: withDigests)
     }
 
+    /// From this many rows up, the rows are decoded in two halves, one per core
+    /// (``CoreSpread/concurrently(_:_:)``), and each account's halves merged.
+    ///
+    /// Decoding takes ~0.5 ms per 1,000 rows. Below this size a split would save under half a
+    /// millisecond, less than it is worth taking a second core from other requests.
+    static let concurrentDecodingThreshold = 2_048
+
     /// What the rows of ``query(for:withDigests:)`` say each account holds.
     static func holdings(in rows: PostgresRows, withDigests: Bool = false) throws -> [UUID: AccountHoldings] {
+        guard rows.count >= concurrentDecodingThreshold else {
+            return try holdings(in: rows, range: rows.indices, withDigests: withDigests)
+        }
+        let halves = CoreSpread.slices(of: rows.count, into: 2)
+        let (first, second) = try CoreSpread.concurrently(
+            { try holdings(in: rows, range: halves[0], withDigests: withDigests) },
+            { try holdings(in: rows, range: halves[1], withDigests: withDigests) })
+        // An account's rows may fall in both halves; one statement read both at one version.
+        return first.merging(second) { first, second in
+            AccountHoldings(
+                version: first.version, ledger: first.ledger.merging(second.ledger),
+                verifiedTexts: first.verifiedTexts.merging(second.verifiedTexts) { kept, _ in kept })
+        }
+    }
+
+    /// What the rows in `range` say each account holds.
+    static func holdings(in rows: PostgresRows, range: Range<Int>, withDigests: Bool) throws
+        -> [UUID: AccountHoldings]
+    {
         let recordColumn = heldColumn + (withDigests ? 1 : 0)
         let renewalColumn = recordColumn + TransactionRow.columnCount
         var versions: [UUID: Int64] = [:]
         var records: [UUID: [TransactionRecord]] = [:]
         var renewals: [UUID: [RenewalInfo]] = [:]
         var verifiedTexts: [UUID: [Data: TransactionRecord]] = [:]
-        for row in rows {
+        for row in rows[range] {
             let accountId = try row.decodeColumn(at: 0, as: UUID.self)
             versions[accountId] = try row.decodeColumn(at: 1, as: Int64.self)
             if try row.decodeColumn(at: recordColumn, as: String?.self) != nil {

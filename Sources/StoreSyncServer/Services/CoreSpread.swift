@@ -15,8 +15,9 @@ import Synchronization
 ///
 /// While a slice runs, its thread may run only on one core: the kernel moves it there at once,
 /// and cannot put it back beside another slice. The core is the one the fewest slices are held
-/// to at that moment, the slice's own number's among equals, so slices of restores running at
-/// the same time spread too (two first slices are not both held to the first core). When the
+/// to at that moment (among equals, the one the thread is on, else the slice's own number's),
+/// so slices of restores running at the same time spread too (two first slices are not both
+/// held to the first core). When the
 /// slice ends, the thread gets back the affinity it had, by its thread id, so even a slice that
 /// suspended and finished on another thread leaves no thread held to one core.
 ///
@@ -82,12 +83,14 @@ package enum CoreSpread {
     /// How many running slices are held to each core, by core number.
     static let holds = Mutex<[Int: Int]>([:])
 
-    /// The core for slice `slice`: of `cores`, one with the fewest `holds`, the slice's own
-    /// (`cores[slice % cores.count]`) when it is among them, else the first.
-    static func core(forSlice slice: Int, among cores: [Int], holds: [Int: Int]) -> Int {
+    /// The core for slice `slice`: of `cores`, one with the fewest `holds`; among those, the
+    /// one the thread runs on (`current`), which spares it a move and keeps what it just read
+    /// in that core's cache, else the slice's own (`cores[slice % cores.count]`), else the first.
+    static func core(forSlice slice: Int, among cores: [Int], holds: [Int: Int], current: Int?) -> Int {
         let fewest = cores.map { holds[$0, default: 0] }.min() ?? 0
         let own = cores[slice % cores.count]
-        if holds[own, default: 0] == fewest { return own }
+        let preferred = [current, own].compactMap { $0 }.filter(cores.contains)
+        if let free = preferred.first(where: { holds[$0, default: 0] == fewest }) { return free }
         return cores.first { holds[$0, default: 0] == fewest } ?? own
     }
 }
@@ -120,6 +123,12 @@ struct AffinityMask: Equatable {
     /// The calling thread's id, by which ``of(thread:)`` and ``apply(to:)`` name it anywhere.
     static var callingThread: Int { storesync_thread_id() }
 
+    /// The core the calling thread runs on at this moment; `nil` when the kernel does not tell.
+    static var currentCore: Int? {
+        let core = Int(storesync_current_cpu())
+        return core >= 0 ? core : nil
+    }
+
     /// The affinity of thread `thread` (0: the calling thread); `nil` when the kernel does not tell.
     static func of(thread: Int = 0) -> AffinityMask? {
         var bits = [UInt](repeating: 0, count: words)
@@ -151,7 +160,7 @@ struct HeldThread {
         let thread = AffinityMask.callingThread
         guard cores.count == slices, thread > 0 else { return nil }
         let core = CoreSpread.holds.withLock { holds in
-            let core = CoreSpread.core(forSlice: slice, among: cores, holds: holds)
+            let core = CoreSpread.core(forSlice: slice, among: cores, holds: holds, current: AffinityMask.currentCore)
             holds[core, default: 0] += 1
             return core
         }
