@@ -15,13 +15,10 @@ extension SyncResponse {
     ///   - sign: Signs the snapshot's ``Snapshot/signedBytes()`` and answers base64 of the
     ///     signature; `nil` for an unsigned snapshot (a dry run's preview), written without a
     ///     `signature` member.
-    ///   - transactions: The snapshot's `transactions` array already written
-    ///     (``WrittenTransactions``); `nil` writes it here.
     /// - Returns: JSON that decodes to a ``SyncResponse`` with these verdicts and that snapshot.
     /// - Throws: What `sign` throws; `EncodingError` when a date falls outside years 0001–9999.
     package static func body(
-        verdicts: [Verdict], snapshot: Snapshot, signedBy sign: ((UnsafeRawBufferPointer) throws -> String)?,
-        transactions: WrittenTransactions? = nil
+        verdicts: [Verdict], snapshot: Snapshot, signedBy sign: ((UnsafeRawBufferPointer) throws -> String)?
     ) throws -> [UInt8] {
         var writer = CanonicalJSONWriter(capacity: snapshot.bodyCapacity + verdicts.count * 120 + 32)
         var object = writer.startObject(CodingKeys.wire)
@@ -30,9 +27,9 @@ extension SyncResponse {
             switch key {
             case .snapshot:
                 if let sign {
-                    try writer.writeSigned(snapshot, signedBy: sign, transactions: transactions)
+                    try writer.writeSigned(snapshot, signedBy: sign)
                 } else {
-                    try writer.writeSignedContent(of: snapshot, transactions: transactions)
+                    try writer.writeSignedContent(of: snapshot)
                 }
             case .verdicts: try writer.array(verdicts) { try $0.write($1) }
             }

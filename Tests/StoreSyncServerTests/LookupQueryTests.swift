@@ -72,7 +72,7 @@ import Testing
                 try await $0.query(LookupQuery.query(for: [long.accountId, short.accountId], withDigests: withDigests))
             }
             #expect(rows.count == longCount + 300)
-            let halves = try LookupQuery.holdings(in: rows, withDigests: withDigests)
+            let halves = try LookupQuery.holdings(in: rows, withDigests: withDigests, inHalves: true)
             let atOnce = try LookupQuery.holdings(in: rows, range: rows.indices, withDigests: withDigests)
             for account in [long, short] {
                 let split = try #require(halves[account.accountId])

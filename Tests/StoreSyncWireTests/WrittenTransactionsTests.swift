@@ -33,23 +33,6 @@ import Testing
         }
     }
 
-    @Test func aSyncResponseWithItsTransactionsWrittenAheadIsTheOneWrittenInPlace() async {
-        await propertyCheck(count: 100, input: Self.snapshotParts) { version, generatedAt, entitlements, records in
-            let snapshot = Snapshot(
-                accountId: UUID(), version: version, generatedAt: generatedAt, validUntil: generatedAt,
-                entitlements: entitlements, transactions: records)
-            let written = try WrittenTransactions(records)
-            let verdicts = [Verdict(originalTransactionId: "1", transactionId: "2", verdict: .accepted)]
-            let sign: (UnsafeRawBufferPointer) -> String = { _ in "c2lnbmF0dXJl" }
-            #expect(
-                try SyncResponse.body(verdicts: verdicts, snapshot: snapshot, signedBy: sign, transactions: written)
-                    == SyncResponse.body(verdicts: verdicts, snapshot: snapshot, signedBy: sign))
-            #expect(
-                try SyncResponse.body(verdicts: verdicts, snapshot: snapshot, signedBy: nil, transactions: written)
-                    == SyncResponse.body(verdicts: verdicts, snapshot: snapshot, signedBy: nil))
-        }
-    }
-
     /// `Snapshot.init` keeps an array without JWS as it is and strips those that carry one.
     @Test func aSnapshotHoldsItsTransactionsWithoutTheirJWS() async {
         await propertyCheck(count: 100, input: Self.ledgerRecords.array(of: 0...6)) { records in

@@ -53,16 +53,23 @@ package enum LookupQuery {
         try holdings(in: try await connection.query(query(for: accountIds, withDigests: withDigests)), withDigests: withDigests)
     }
 
-    /// From this many rows up, the rows are decoded in two halves, one per core
+    /// From this many rows up, a lookup's rows are decoded in two halves, one per core
     /// (``CoreSpread/concurrently(_:_:)``), and each account's halves merged.
     ///
-    /// Decoding takes ~0.5 ms per 1,000 rows. Below this size a split would save under half a
-    /// millisecond, less than it is worth taking a second core from other requests.
+    /// Decoding takes ~0.5 ms per 1,000 rows, so below this size a split would save at most
+    /// half a millisecond, less than it is worth taking a second core from other requests.
     static let concurrentDecodingThreshold = 2_048
 
     /// What the rows of ``query(for:withDigests:)`` say each account holds.
-    static func holdings(in rows: PostgresRows, withDigests: Bool = false) throws -> [UUID: AccountHoldings] {
-        guard rows.count >= concurrentDecodingThreshold else {
+    ///
+    /// - Parameter inHalves: Whether rows past ``concurrentDecodingThreshold`` are decoded in two
+    ///   halves at once. Lookups are; a restore's reads are not: milliseconds are nothing beside
+    ///   its verifying and storing, and it reads them when it holds the most memory, where the
+    ///   halves' ledgers beside the merged one are not.
+    static func holdings(in rows: PostgresRows, withDigests: Bool = false, inHalves: Bool = false) throws
+        -> [UUID: AccountHoldings]
+    {
+        guard inHalves, rows.count >= concurrentDecodingThreshold else {
             return try holdings(in: rows, range: rows.indices, withDigests: withDigests)
         }
         let halves = CoreSpread.slices(of: rows.count, into: 2)

@@ -51,7 +51,8 @@ extension LookupService {
                                 let rows = try session.receive()
                                 return { requests in
                                     try answers(
-                                        to: requests, holdings: LookupQuery.holdings(in: rows), catalog: catalog.currentState,
+                                        to: requests, holdings: LookupQuery.holdings(in: rows, inHalves: true),
+                                        catalog: catalog.currentState,
                                         snapshots: snapshots, at: now())
                                 }
                             }))

@@ -40,10 +40,8 @@ struct SnapshotSigner: Sendable {
     }
 
     /// A sync response's JSON: the verdicts, and the snapshot signed where it is written.
-    ///
-    /// - Parameter transactions: The snapshot's transactions already written, if they were.
-    func syncResponse(verdicts: [Verdict], snapshot: Snapshot, transactions: WrittenTransactions? = nil) throws -> [UInt8] {
-        try SyncResponse.body(verdicts: verdicts, snapshot: snapshot, signedBy: signature(of:), transactions: transactions)
+    func syncResponse(verdicts: [Verdict], snapshot: Snapshot) throws -> [UInt8] {
+        try SyncResponse.body(verdicts: verdicts, snapshot: snapshot, signedBy: signature(of:))
     }
 
     /// Base64 of the signature over `bytes`.
