@@ -207,13 +207,17 @@ import Testing
     /// An endpoint that answers nothing: the attempts share the whole verification's time, so
     /// a device hears back within it however many attempts were allowed. The first attempt
     /// uses its full second, the second gets the half second left, and no third starts.
+    ///
+    /// The second starts only if the first's timeout fired before the 1.5 s were spent, which
+    /// a machine busy with the rest of the suite can delay (it did once in a full run on two
+    /// cores); what never happens is a third, or one past the five allowed.
     @Test func silentEndpointIsGivenUpWhenTheTotalTimeIsSpent() async throws {
         let silent = AppStoreReceiptStandInReply.delayed(
             .seconds(30), .receipt(bundleId: Fixtures.bundleId, environment: .production, inApp: []))
         try await AppStoreReceiptStandIn.run(reply: { _ in silent }) { standIn in
             await Self.expectUnreachable(
                 Self.verifier(standIn, timeout: .seconds(1), totalTimeout: .milliseconds(1_500), maxAttempts: 5))
-            #expect(await standIn.requests.count == 2)
+            #expect((1...2).contains(await standIn.requests.count))
         }
     }
 

@@ -17,9 +17,9 @@ import Synchronization
 /// and cannot put it back beside another slice. The core is the one the fewest slices are held
 /// to at that moment (among equals, the one the thread is on, else the slice's own number's),
 /// so slices of restores running at the same time spread too (two first slices are not both
-/// held to the first core). When the
-/// slice ends, the thread gets back the affinity it had, by its thread id, so even a slice that
-/// suspended and finished on another thread leaves no thread held to one core.
+/// held to the first core). When the slice ends, the thread gets back the affinity it had, by
+/// its thread id, so even a slice that suspended and finished on another thread leaves no
+/// thread held to one core.
 ///
 /// Only when the job has exactly one slice per core the thread may run on. A process allowed
 /// more cores than it has slices (held to fewer by a CPU quota, or sharing a large machine)
