@@ -46,13 +46,13 @@ import Testing
         }
     }
 
-    /// A long answer is decoded in two halves at once; an account whose rows fall in both is
-    /// merged whole, its texts' digests too.
+    /// A long lookup answer is decoded in two halves at once; an account whose rows fall in
+    /// both is merged whole (and parts read with digests merge theirs).
     @Test(arguments: [false, true])
     func aLongAnswerDecodedInHalvesIsTheAnswerDecodedAtOnce(withDigests: Bool) async throws {
         try await withServer { server in
             let (long, short) = (try await server.signUp(), try await server.signUp())
-            let longCount = LookupQuery.concurrentDecodingThreshold + 400
+            let longCount = LookupService.concurrentDecodingThreshold + 400
             try await server.database.withConnection { connection in
                 for (account, count, firstId) in [(long.accountId, longCount, 80_000_000), (short.accountId, 300, 90_000_000)] {
                     _ = try await connection.query(
@@ -72,7 +72,16 @@ import Testing
                 try await $0.query(LookupQuery.query(for: [long.accountId, short.accountId], withDigests: withDigests))
             }
             #expect(rows.count == longCount + 300)
-            let halves = try LookupQuery.holdings(in: rows, withDigests: withDigests, inHalves: true)
+            let halves: [UUID: AccountHoldings]
+            if withDigests {
+                // The loader never reads digests; parts merged still keep both parts' digests.
+                let parts = try CoreSpread.slices(of: rows.count, into: 2).map { range in
+                    try LookupQuery.holdings(in: rows, range: range, withDigests: true)
+                }
+                halves = parts[0].merging(parts[1]) { $0.merging($1) }
+            } else {
+                halves = try LookupService.holdings(in: rows)
+            }
             let atOnce = try LookupQuery.holdings(in: rows, range: rows.indices, withDigests: withDigests)
             for account in [long, short] {
                 let split = try #require(halves[account.accountId])

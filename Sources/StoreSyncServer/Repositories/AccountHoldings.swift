@@ -20,4 +20,12 @@ struct AccountHoldings: Sendable {
         guard let record = verifiedTexts[digest], record.transactionId == transactionId else { return nil }
         return record
     }
+
+    /// The holdings of two parts of one statement's rows for an account: the same version, the
+    /// ledgers merged and the digests of both.
+    func merging(_ other: AccountHoldings) -> AccountHoldings {
+        AccountHoldings(
+            version: version, ledger: ledger.merging(other.ledger),
+            verifiedTexts: verifiedTexts.merging(other.verifiedTexts) { kept, _ in kept })
+    }
 }

@@ -53,38 +53,13 @@ package enum LookupQuery {
         try holdings(in: try await connection.query(query(for: accountIds, withDigests: withDigests)), withDigests: withDigests)
     }
 
-    /// From this many rows up, a lookup's rows are decoded in two halves, one per core
-    /// (``CoreSpread/concurrently(_:_:)``), and each account's halves merged.
-    ///
-    /// Decoding takes ~0.5 ms per 1,000 rows, so below this size a split would save at most
-    /// half a millisecond, less than it is worth taking a second core from other requests.
-    static let concurrentDecodingThreshold = 2_048
-
     /// What the rows of ``query(for:withDigests:)`` say each account holds.
-    ///
-    /// - Parameter inHalves: Whether rows past ``concurrentDecodingThreshold`` are decoded in two
-    ///   halves at once. Lookups are; a restore's reads are not: milliseconds are nothing beside
-    ///   its verifying and storing, and it reads them when it holds the most memory, where the
-    ///   halves' ledgers beside the merged one are not.
-    static func holdings(in rows: PostgresRows, withDigests: Bool = false, inHalves: Bool = false) throws
-        -> [UUID: AccountHoldings]
-    {
-        guard inHalves, rows.count >= concurrentDecodingThreshold else {
-            return try holdings(in: rows, range: rows.indices, withDigests: withDigests)
-        }
-        let halves = CoreSpread.slices(of: rows.count, into: 2)
-        let (first, second) = try CoreSpread.concurrently(
-            { try holdings(in: rows, range: halves[0], withDigests: withDigests) },
-            { try holdings(in: rows, range: halves[1], withDigests: withDigests) })
-        // An account's rows may fall in both halves; one statement read both at one version.
-        return first.merging(second) { first, second in
-            AccountHoldings(
-                version: first.version, ledger: first.ledger.merging(second.ledger),
-                verifiedTexts: first.verifiedTexts.merging(second.verifiedTexts) { kept, _ in kept })
-        }
+    static func holdings(in rows: PostgresRows, withDigests: Bool = false) throws -> [UUID: AccountHoldings] {
+        try holdings(in: rows, range: rows.indices, withDigests: withDigests)
     }
 
-    /// What the rows in `range` say each account holds.
+    /// What the rows in `range` say each account holds: a part of a statement's answer, which
+    /// ``AccountHoldings/merging(_:)`` joins with the others.
     static func holdings(in rows: PostgresRows, range: Range<Int>, withDigests: Bool) throws
         -> [UUID: AccountHoldings]
     {
