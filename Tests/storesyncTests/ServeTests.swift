@@ -1,4 +1,5 @@
 import Foundation
+import StoreSyncTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +12,11 @@ import FoundationNetworking
     @Test func serveRunsOnAnEmbeddedDatabaseAndStopsItOnSigterm() async throws {
         let directory = try StoreSyncBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let port = Int.random(in: 20_000...40_000)
+        // A port nothing listens on: a random one could be a loopback connection's ephemeral
+        // port of the moment, or another test's server.
+        let port = try FreePort.find()
+        let log = directory.appendingPathComponent("serve.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = StoreSyncBinary.start(
             ["serve"],
             environment: [
@@ -20,11 +25,13 @@ import FoundationNetworking
             ],
             directory: directory)
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
 
+        // Creating the embedded cluster takes seconds alone and longer beside the rest of the
+        // suite; a minute is the bound, not an expectation.
         var ready = false
-        for _ in 0..<120 where !ready {
+        for _ in 0..<240 where !ready && process.isRunning {
             try await Task.sleep(for: .milliseconds(250))
             let url = URL(string: "http://127.0.0.1:\(port)/health/ready")!
             if let (_, response) = try? await URLSession.shared.data(from: url),
@@ -33,12 +40,13 @@ import FoundationNetworking
                 ready = true
             }
         }
-        #expect(ready, "GET /health/ready never answered 200")
+        let logged = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(ready, "GET /health/ready never answered 200; the server wrote: \(logged.suffix(2_000))")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".storesync/postgres/data/PG_VERSION").path))
 
         process.terminate()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.terminationStatus == 0, "the server wrote: \((try? String(contentsOf: log, encoding: .utf8))?.suffix(2_000) ?? "")")
         let postmaster = directory.appendingPathComponent(".storesync/postgres/data/postmaster.pid")
         #expect(!FileManager.default.fileExists(atPath: postmaster.path), "the embedded cluster still runs")
     }
