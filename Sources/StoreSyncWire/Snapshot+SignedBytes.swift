@@ -41,7 +41,10 @@ extension Snapshot {
     }
 
     /// Bytes to reserve for the snapshot's JSON: most of a snapshot is its transactions.
-    var bodyCapacity: Int { 256 + 420 * transactions.count }
+    var bodyCapacity: Int { 256 + Self.bytesPerTransaction * transactions.count }
+
+    /// About what one transaction takes in a snapshot's JSON.
+    fileprivate static let bytesPerTransaction = 420
 }
 
 extension Snapshot.CodingKeys {
@@ -181,7 +184,7 @@ package struct WrittenTransactions: Sendable {
     ///
     /// - Throws: `EncodingError` when a date falls outside years 0001–9999.
     package init(_ records: [TransactionRecord]) throws {
-        var writer = CanonicalJSONWriter(capacity: 2 + 420 * records.count)
+        var writer = CanonicalJSONWriter(capacity: 2 + Snapshot.bytesPerTransaction * records.count)
         try writer.array(records) { try $0.write($1, includingText: false) }
         bytes = writer.bytes
         count = records.count

@@ -28,7 +28,7 @@ import Synchronization
 ///
 /// `package`, not internal: `storesync-bench` verifies its restore floor the same way.
 package enum CoreSpread {
-    /// Runs `body` with the calling thread held to one core (``core(forSlice:among:holds:)``)
+    /// Runs `body` with the calling thread held to one core (``core(forSlice:among:holds:current:)``)
     /// when `slices` is how many cores the thread may run on; otherwise just runs it.
     ///
     /// - Parameters:
@@ -152,7 +152,7 @@ struct HeldThread {
     let core: Int
     let previous: AffinityMask
 
-    /// Holds the calling thread to a core for slice `slice` (``CoreSpread/core(forSlice:among:holds:)``)
+    /// Holds the calling thread to a core for slice `slice` (``CoreSpread/core(forSlice:among:holds:current:)``)
     /// when the thread may run on exactly `slices` cores; `nil` (nothing changed) otherwise.
     init?(forSlice slice: Int, of slices: Int) {
         guard let allowed = AffinityMask.of() else { return nil }

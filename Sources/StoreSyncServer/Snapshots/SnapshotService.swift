@@ -135,9 +135,18 @@ final class SnapshotService: Sendable {
     var publicKey: String { signer.publicKey }
 
     /// A signed snapshot of the ledger as of `now`, with its JSON.
+    ///
+    /// From ``concurrentWritingThreshold`` transactions up, the transactions are written on a
+    /// second core while this one derives the entitlements (``CoreSpread/concurrently(_:_:)``).
     func snapshot(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) throws -> SignedSnapshot {
-        let (snapshot, transactions) = try unsigned(
-            accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now, concurrently: true)
+        guard ledger.records.count >= Self.concurrentWritingThreshold else {
+            return try signer.sign(
+                unsigned(accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now))
+        }
+        let (granted, transactions) = try CoreSpread.concurrently(
+            { entitlements(ledger: ledger, catalog: catalog, at: now) },
+            { try WrittenTransactions(ledger.records) })
+        let snapshot = snapshot(accountId: accountId, version: version, granting: granted, ledger: ledger, at: now)
         return try signer.sign(snapshot, transactions: transactions)
     }
 
@@ -149,13 +158,12 @@ final class SnapshotService: Sendable {
     func syncResponse(
         verdicts: [Verdict], accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date
     ) throws -> [UInt8] {
-        let (snapshot, _) = try unsigned(
-            accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now, concurrently: false)
+        let snapshot = unsigned(accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now)
         return try signer.syncResponse(verdicts: verdicts, snapshot: snapshot)
     }
 
-    /// From this many transactions up, a snapshot's transactions are written on a second core
-    /// while the first derives its entitlements (``CoreSpread/concurrently(_:_:)``).
+    /// From this many transactions up, a lookup's snapshot writes its transactions on a second
+    /// core while the first derives its entitlements.
     ///
     /// Both take time in proportion to the ledger: for 10,000 purchases, ~3 ms of deriving and
     /// ~6 ms of writing. The overlap saves at most the deriving: ~0.3 ms at 1,000 purchases,
@@ -163,24 +171,18 @@ final class SnapshotService: Sendable {
     /// none of to spare.
     static let concurrentWritingThreshold = 2_048
 
-    /// The snapshot of the ledger as of `now`, before its signature, with its transactions
-    /// already written when asked to work `concurrently` and the ledger holds
-    /// ``concurrentWritingThreshold`` or more. `validUntil` is `now` plus the offline grace, but
-    /// never later than the earliest expiry the snapshot vouches for.
-    private func unsigned(
-        accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date, concurrently: Bool
-    ) throws -> (Snapshot, WrittenTransactions?) {
-        guard concurrently, ledger.records.count >= Self.concurrentWritingThreshold else {
-            let granted = entitlements(ledger: ledger, catalog: catalog, at: now)
-            return (snapshot(accountId: accountId, version: version, granted: granted, ledger: ledger, at: now), nil)
-        }
-        let (granted, transactions) = try CoreSpread.concurrently(
-            { entitlements(ledger: ledger, catalog: catalog, at: now) },
-            { try WrittenTransactions(ledger.records) })
-        return (snapshot(accountId: accountId, version: version, granted: granted, ledger: ledger, at: now), transactions)
+    /// The snapshot of the ledger as of `now`, before its signature, derived on this thread.
+    private func unsigned(accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date) -> Snapshot {
+        snapshot(
+            accountId: accountId, version: version, granting: entitlements(ledger: ledger, catalog: catalog, at: now),
+            ledger: ledger, at: now)
     }
 
-    private func snapshot(accountId: UUID, version: Int64, granted: [Entitlement], ledger: Ledger, at now: Date) -> Snapshot {
+    /// The snapshot of the ledger granting `granted` as of `now`. `validUntil` is `now` plus the
+    /// offline grace, but never later than the earliest expiry the snapshot vouches for.
+    private func snapshot(
+        accountId: UUID, version: Int64, granting granted: [Entitlement], ledger: Ledger, at now: Date
+    ) -> Snapshot {
         let earliestExpiry = granted.compactMap(\.expiresAt).filter { $0 > now }.min()
         let graceEnd = now.addingTimeInterval(offlineGrace)
         return Snapshot(
@@ -198,8 +200,7 @@ final class SnapshotService: Sendable {
     func previewResponse(
         verdicts: [Verdict], accountId: UUID, version: Int64, ledger: Ledger, catalog: Catalog, at now: Date
     ) throws -> [UInt8] {
-        var (preview, _) = try unsigned(
-            accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now, concurrently: false)
+        var preview = unsigned(accountId: accountId, version: version, ledger: ledger, catalog: catalog, at: now)
         preview.validUntil = now
         return try SyncResponse.body(verdicts: verdicts, snapshot: preview, signedBy: nil)
     }
