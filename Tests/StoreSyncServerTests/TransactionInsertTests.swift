@@ -87,4 +87,36 @@ import Testing
             #expect(versions.allSatisfy { texts[$0.record.transactionId] == $0.record.signedTransaction })
         }
     }
+
+    /// A restore works out the ledger it wrote from the versions it sent
+    /// (`TransactionRow.readBack`): that must be exactly what reading the rows back gives,
+    /// dates with fractions a `timestamptz` does not keep, receipts' `verifiedAt`, revocations
+    /// and versions of one transaction that the merge ranks included.
+    @Test func aVersionReadsBackAsReadBackSaysIt() async throws {
+        try await withServer { server in
+            let account = try await server.signUp()
+            let base = Date(timeIntervalSince1970: 1_790_000_000.123_456_789)
+            var records: [TransactionRecord] = []
+            for index in 0..<24 {
+                let moment = base.addingTimeInterval(Double(index) * 86_400.000_000_7 + Double(index) / 3)
+                var record = TestPurchases.record(
+                    TestCatalog.monthly, type: .autoRenewable, id: "t\(index % 8)", original: "t0", purchased: moment,
+                    signed: moment.addingTimeInterval(0.000_000_3 * Double(index)),
+                    expires: moment.addingTimeInterval(2_629_800.000_5), revoked: index % 5 == 4 ? moment.addingTimeInterval(7.7) : nil,
+                    group: "g")
+                if index % 3 == 1 { record.evidence = .receipt(verifiedAt: moment.addingTimeInterval(0.123_456_7)) }
+                if index % 3 == 2 { record.signedTransaction = server.signer.signTransaction(record) }
+                records.append(record)
+            }
+            let inserted = try await server.database.withConnection {
+                try await TransactionRepository().insert(records.map { (account.accountId, $0) }, on: $0)
+            }
+            #expect(inserted.count == records.count)
+            let read = try await server.database.withConnection {
+                try await TransactionRepository().ledger(of: account.accountId, on: $0)
+            }
+            #expect(read == Ledger(records: records.map(TransactionRow.readBack)))
+            #expect(read != Ledger(records: records), "the raw records differ from what is stored, or the test proves nothing")
+        }
+    }
 }

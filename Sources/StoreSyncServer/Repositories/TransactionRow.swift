@@ -57,3 +57,32 @@ enum TransactionRow {
         return evidence
     }
 }
+
+extension TransactionRow {
+    /// The record as reading its stored row back gives it: without its JWS (the ledger's reads
+    /// leave it in the database), its dates at the microsecond `timestamptz` keeps.
+    ///
+    /// What lets a restore work out the ledger it has just written instead of reading it again.
+    static func readBack(_ record: TransactionRecord) -> TransactionRecord {
+        var stored = record
+        stored.signedTransaction = nil
+        stored.purchaseDate = stored.purchaseDate.asStored
+        stored.originalPurchaseDate = stored.originalPurchaseDate.asStored
+        stored.expiresDate = stored.expiresDate?.asStored
+        stored.revocationDate = stored.revocationDate?.asStored
+        stored.signedDate = stored.signedDate.asStored
+        if case .receipt(let verifiedAt) = stored.evidence { stored.evidence = .receipt(verifiedAt: verifiedAt.asStored) }
+        return stored
+    }
+}
+
+extension Date {
+    /// The date a `timestamptz` column gives back for this one, through the same encoding and
+    /// decoding the statements use.
+    fileprivate var asStored: Date {
+        var bytes: [UInt8] = []
+        encode(into: &bytes)
+        // Eight bytes this encoder just wrote always decode.
+        return bytes.withUnsafeBytes { (try? Date(postgresBytes: $0, type: .timestamptz)) ?? self }
+    }
+}
