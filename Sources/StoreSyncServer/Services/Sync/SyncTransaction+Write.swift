@@ -88,16 +88,18 @@ extension SyncTransaction {
     ) async throws -> Ledger {
         let ownInserted = inserted.filter { $0.accountId == presenter }
         guard !ownInserted.isEmpty || rowsFromElsewhere else { return before }
-        // Versions sent under one key (signing dates apart by less than the key's millisecond)
-        // cannot be told apart by the keys the insert returns, so they are read back.
-        var sent: [VersionKey: TransactionRecord] = [:]
-        var keyRepeats = false
-        for version in versions where version.accountId == presenter {
-            let key = VersionKey(accountId: presenter, record: version.record)
-            if sent.updateValue(version.record, forKey: key) != nil { keyRepeats = true }
+        // One version sent per inserted key, or the keys the insert returns cannot tell which
+        // of those sent under one key were stored (a later one conflicts, unless their signing
+        // dates are apart by less than the key's millisecond): then they are read back.
+        let stored = rowsFromElsewhere ? [] : versions.compactMap { version -> TransactionRecord? in
+            guard version.accountId == presenter,
+                ownInserted.contains(VersionKey(accountId: presenter, record: version.record))
+            else { return nil }
+            return TransactionRow.readBack(version.record)
         }
-        guard !rowsFromElsewhere, !keyRepeats else { return try await transactions.ledger(of: presenter, on: connection) }
-        let stored = ownInserted.compactMap { sent[$0].map(TransactionRow.readBack) }
+        guard !rowsFromElsewhere, stored.count == ownInserted.count else {
+            return try await transactions.ledger(of: presenter, on: connection)
+        }
         let after = before.merging(Ledger(records: stored))
         #if DEBUG
             // Every test that restores checks the ledger worked out against the stored rows.
