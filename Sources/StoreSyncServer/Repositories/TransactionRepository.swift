@@ -45,20 +45,27 @@ struct TransactionRepository: Sendable {
 
     /// Stores versions (several accounts at once); returns the keys that were new. A version
     /// already stored conflicts and is left unchanged: re-delivery is idempotent by constraint.
-    func insert(_ versions: [(accountId: UUID, record: TransactionRecord)], on connection: PostgresConnection)
-        async throws -> Set<VersionKey>
-    {
+    ///
+    /// - Parameters:
+    ///   - versions: The versions and the account each goes to.
+    ///   - knownDigests: Digests of their texts computed already; the others are hashed here.
+    ///   - connection: Where to write.
+    func insert(
+        _ versions: [(accountId: UUID, record: TransactionRecord)], knownDigests: KnownTextDigests = KnownTextDigests(),
+        on connection: PostgresConnection
+    ) async throws -> Set<VersionKey> {
         var inserted: Set<VersionKey> = []
         for start in stride(from: 0, to: versions.count, by: Self.versionsPerStatement) {
             let end = min(start + Self.versionsPerStatement, versions.count)
-            inserted.formUnion(try await insertInOneStatement(versions[start..<end], on: connection))
+            inserted.formUnion(try await insertInOneStatement(versions[start..<end], knownDigests: knownDigests, on: connection))
         }
         return inserted
     }
 
     /// Stores at most ``versionsPerStatement`` versions in one statement.
     private func insertInOneStatement(
-        _ versions: ArraySlice<(accountId: UUID, record: TransactionRecord)>, on connection: PostgresConnection
+        _ versions: ArraySlice<(accountId: UUID, record: TransactionRecord)>, knownDigests: KnownTextDigests,
+        on connection: PostgresConnection
     ) async throws -> Set<VersionKey> {
         guard !versions.isEmpty else { return [] }
         // One binary array per column, zipped by unnest: PostgreSQL takes the values as they
@@ -90,7 +97,7 @@ struct TransactionRepository: Sendable {
                     \(records.map(\.appAccountToken)), \(records.map(\.quantity)), \(records.map(\.signedDate)),
                     \(records.map(\.subscriptionGroupId)), \(records.map(\.evidence.kind)), \(records.map(\.evidence.verifiedAt)),
                     \(signed.wholeTexts), \(signed.headerDigests), \(signed.payloads), \(signed.signatures),
-                    \(signedTransactions.map { $0.map(SignedTransactionDigest.bytes(of:)) }))
+                    \(signedTransactions.map { $0.map(knownDigests.digestComputingIfNeeded(of:)) }))
                 ON CONFLICT DO NOTHING
                 RETURNING account_id, transaction_id, signed_date, evidence
                 """)

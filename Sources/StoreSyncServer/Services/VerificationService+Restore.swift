@@ -38,6 +38,14 @@ extension VerificationService {
         }
     }
 
+    /// The texts ``recall(_:)`` hashed, with their digests: storing them need not hash them again.
+    static func hashedTexts(in entries: [RecalledEntry]) -> [(text: String, digest: Data)] {
+        entries.compactMap { entry in
+            guard case .unrecalled(_, let jws, _, let digest) = entry else { return nil }
+            return (jws, digest)
+        }
+    }
+
     /// The second step: of the texts the memo did not know, those the account holds verified
     /// (recognised by digest) are taken from the rows they were stored in, and only the rest are
     /// verified in full, each distinct text once however many entries repeat it (a request of a

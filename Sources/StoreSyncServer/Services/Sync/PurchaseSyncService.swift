@@ -41,7 +41,8 @@ struct PurchaseSyncService: Sendable {
             throw VerificationError.refused(field: "signedTransaction", detail: reason)
         }
         let options = SyncOptions(userInitiated: false, dryRun: false)
-        let outcome = try await sync(items, for: device.accountId, options: options, startingFrom: nil)
+        let outcome = try await sync(
+            items, for: device.accountId, options: options, startingFrom: nil, knownDigests: KnownTextDigests())
         if records.count == 1, let verdict = outcome.verdicts.first, verdict.verdict == .ownedByOtherAccount {
             throw SyncError.ownedByOtherAccount(reason: verdict.reason ?? "the purchase is owned by another account")
         }
@@ -82,11 +83,13 @@ struct PurchaseSyncService: Sendable {
         async let fromReceipt = receiptItems(receipt)
         async let read = readHoldings(of: device.accountId)
         let recalled = await verification.recall(consume entries)
+        let digests = KnownTextDigests(VerificationService.hashedTexts(in: recalled))
         let holdings = try await read
         var items = await verification.verify(consume recalled, against: holdings)
         items += try await fromReceipt
         items += flags
-        return try await sync(consume items, for: device.accountId, options: options, startingFrom: holdings)
+        return try await sync(
+            consume items, for: device.accountId, options: options, startingFrom: holdings, knownDigests: digests)
     }
 
     /// The items of an app receipt's in-app purchases, each admitted or rejected by the
@@ -118,10 +121,13 @@ struct PurchaseSyncService: Sendable {
     /// A dry run's transaction rolls back: it runs every step, keeps nothing, and answers an
     /// unsigned preview (a signature only ever covers stored state).
     ///
-    /// - Parameter read: What the account held when read before the transaction, if it was; the
-    ///   transaction starts from it when the account's version has not moved since.
+    /// - Parameters:
+    ///   - read: What the account held when read before the transaction, if it was; the
+    ///     transaction starts from it when the account's version has not moved since.
+    ///   - knownDigests: The digests of presented texts that recalling them computed already.
     private func sync(
-        _ items: consuming [SyncItem], for accountId: UUID, options: SyncOptions, startingFrom read: AccountHoldings?
+        _ items: consuming [SyncItem], for accountId: UUID, options: SyncOptions, startingFrom read: AccountHoldings?,
+        knownDigests: KnownTextDigests
     ) async throws -> SyncOutcome {
         let now = now()
         let catalog = catalog.current
@@ -130,7 +136,7 @@ struct PurchaseSyncService: Sendable {
         let (verdicts, written) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
             let transaction = SyncTransaction(
                 connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
-                events: events)
+                events: events, knownDigests: knownDigests)
             let before = try await transaction.lockAccount(startingFrom: read)
             let decided = try await transaction.decide(chains, before: before.ledger)
             var plan = transaction.plan(chains, decided: decided, before: before.ledger)

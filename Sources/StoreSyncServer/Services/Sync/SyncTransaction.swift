@@ -18,6 +18,8 @@ struct SyncTransaction {
     let now: Date
     /// Appends events (and queues their webhook deliveries) in this transaction.
     let events: EventRepository
+    /// The digests of presented texts that verifying them computed already.
+    var knownDigests = KnownTextDigests()
 
     let accounts = AccountRepository()
     let transactions = TransactionRepository()
