@@ -126,31 +126,6 @@ struct AccountRepository: Sendable {
             """)
     }
 
-    /// Bumps the versions of several accounts in one statement, locking them in id order first
-    /// (as ``lockVersions(_:on:)`` does) so concurrent bumpers cannot deadlock. A new version is
-    /// the ETag of the account's next snapshot.
-    ///
-    /// - Returns: Each account's new version.
-    /// - Throws: ``StoreSyncError/accountMissing(_:)`` for an account without a version row.
-    func bumpVersions(_ accountIds: Set<UUID>, on connection: PostgresConnection) async throws -> [UUID: Int64] {
-        guard !accountIds.isEmpty else { return [:] }
-        let rows = try await connection.query(
-            """
-            UPDATE account_versions SET version = version + 1, updated_at = now()
-            WHERE account_id IN (
-                SELECT account_id FROM account_versions WHERE account_id = ANY(\(Array(accountIds)))
-                ORDER BY account_id FOR NO KEY UPDATE)
-            RETURNING account_id, version
-            """)
-        var versions: [UUID: Int64] = [:]
-        for row in rows {
-            let (accountId, version) = try row.decode((UUID, Int64).self)
-            versions[accountId] = version
-        }
-        if let missing = accountIds.first(where: { versions[$0] == nil }) { throw StoreSyncError.accountMissing(missing) }
-        return versions
-    }
-
     private static func account(_ row: PostgresRow) throws -> AccountRecord {
         let (id, email, hash, token, externalUserId) = try row.decode((UUID, String?, String?, UUID, String?).self)
         return AccountRecord(

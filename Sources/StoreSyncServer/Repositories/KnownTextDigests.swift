@@ -11,7 +11,10 @@ import Foundation
 /// between any two signatures), and a digest is answered only for a text equal to the one it
 /// was computed from, so a wrong digest can never be stored. The texts are the request's own
 /// strings: comparing a string with itself costs nothing, and nothing is copied.
-struct KnownTextDigests: Sendable {
+///
+/// `package`, not internal: `storesync-bench` hashes the texts of its store floor before timing
+/// it, as a restore has before its transaction.
+package struct KnownTextDigests: Sendable {
     private struct Key: Hashable {
         let length: Int
         let tail: UInt64
@@ -20,7 +23,12 @@ struct KnownTextDigests: Sendable {
     private var digests: [Key: [(text: String, digest: Data)]] = [:]
 
     /// None known.
-    init() {}
+    package init() {}
+
+    /// The digests of `texts`, computed now.
+    package init(hashing texts: some Sequence<String>) {
+        self.init(texts.map { ($0, SignedTransactionDigest.bytes(of: $0)) })
+    }
 
     /// Files the digest of each text.
     init(_ pairs: some Sequence<(text: String, digest: Data)>) {

@@ -53,8 +53,7 @@ struct AppleVersionsWriter: Sendable {
         for holder in holders {
             if try await write(versions, to: holder, into: &applied, on: connection) { changed.insert(holder) }
         }
-        try await events.append(applied.events, on: connection)
-        applied.changedAccounts = try await accounts.bumpVersions(changed, on: connection)
+        applied.changedAccounts = try await events.append(applied.events, bumpingVersionsOf: changed, on: connection)
         return applied
     }
 

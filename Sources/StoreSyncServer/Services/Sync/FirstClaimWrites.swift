@@ -18,12 +18,14 @@ package enum FirstClaimWrites {
     ///   - now: The time of the restore.
     ///   - queuesWebhookDeliveries: Whether each event queues a webhook delivery, as a server
     ///     with `STORESYNC_WEBHOOK_URL` does.
+    ///   - knownDigests: The digests of the texts, as a restore has them from recalling its
+    ///     entries before its transaction; texts without one are hashed in it.
     ///   - connection: A connection inside the database transaction to write in.
     /// - Throws: ``PostgresLibPQ/PostgresError`` (a purchase some account holds already is a
     ///   unique violation in none of these statements: its owner row is simply left alone).
     package static func store(
         _ records: [TransactionRecord], for accountId: UUID, at now: Date, queuesWebhookDeliveries: Bool,
-        on connection: PostgresConnection
+        knownDigests: KnownTextDigests = KnownTextDigests(), on connection: PostgresConnection
     ) async throws {
         let chains = SyncTransaction.chains(of: records.map { SyncItem.verified($0, entry: nil) })
         var plan = SyncTransaction.Plan()
@@ -35,8 +37,8 @@ package enum FirstClaimWrites {
         try await OwnershipRepository().insertMissing(
             plan.newOwners.map { ($0.originalTransactionId, chains[$0.originalTransactionId]![0].environment, $0) },
             on: connection)
-        _ = try await TransactionRepository().insert(plan.versions, on: connection)
-        try await EventRepository(queuesWebhookDeliveries: queuesWebhookDeliveries).append(plan.events, on: connection)
-        _ = try await AccountRepository().bumpVersions(plan.changed, on: connection)
+        _ = try await TransactionRepository().insert(plan.versions, knownDigests: knownDigests, on: connection)
+        _ = try await EventRepository(queuesWebhookDeliveries: queuesWebhookDeliveries)
+            .append(plan.events, bumpingVersionsOf: plan.changed, on: connection)
     }
 }

@@ -57,9 +57,7 @@ extension SyncTransaction {
                 || plan.moves.contains { $0.from == presenter || $0.to == presenter }
                 || plan.shares.contains { $0.to == presenter })
         let revocations = Self.revocationEvents(account: presenter, before: before.ledger, after: after)
-        try await events.append(plan.events + revocations, on: connection)
-
-        let newVersions = try await accounts.bumpVersions(changed, on: connection)
+        let newVersions = try await events.append(plan.events + revocations, bumpingVersionsOf: changed, on: connection)
         // Unchanged, the presenter's version is the one locked at the start.
         return Written(
             inserted: inserted, ledger: after, version: newVersions[presenter] ?? before.version,
