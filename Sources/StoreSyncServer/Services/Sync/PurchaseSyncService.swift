@@ -89,7 +89,7 @@ struct PurchaseSyncService: Sendable {
         items += try await fromReceipt
         items += flags
         return try await sync(
-            consume items, for: device.accountId, options: options, startingFrom: holdings, knownDigests: digests)
+            consume items, for: device.accountId, options: options, startingFrom: holdings, knownDigests: consume digests)
     }
 
     /// The items of an app receipt's in-app purchases, each admitted or rejected by the
@@ -124,19 +124,21 @@ struct PurchaseSyncService: Sendable {
     /// - Parameters:
     ///   - read: What the account held when read before the transaction, if it was; the
     ///     transaction starts from it when the account's version has not moved since.
-    ///   - knownDigests: The digests of presented texts that recalling them computed already.
+    ///   - knownDigests: The digests of presented texts that recalling them computed already; it
+    ///     holds the texts too, so it is let go with them.
     private func sync(
         _ items: consuming [SyncItem], for accountId: UUID, options: SyncOptions, startingFrom read: AccountHoldings?,
-        knownDigests: KnownTextDigests
+        knownDigests: consuming KnownTextDigests
     ) async throws -> SyncOutcome {
         let now = now()
         let catalog = catalog.current
         let presented = consume items
         let chains = SyncTransaction.chains(of: presented)
+        var digests: KnownTextDigests? = consume knownDigests
         let (verdicts, written) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
             let transaction = SyncTransaction(
                 connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
-                events: events, knownDigests: knownDigests)
+                events: events, knownDigests: digests ?? KnownTextDigests())
             let before = try await transaction.lockAccount(startingFrom: read)
             let decided = try await transaction.decide(chains, before: before.ledger)
             var plan = transaction.plan(chains, decided: decided, before: before.ledger)
@@ -150,6 +152,7 @@ struct PurchaseSyncService: Sendable {
         // Stored: the signed texts, most of a large restore's memory, are not needed for the answer.
         _ = consume presented
         _ = consume chains
+        digests = nil
         SyncMetrics.record(verdicts, dryRun: options.dryRun)
         if options.dryRun {
             let preview = try snapshots.previewResponse(
