@@ -89,11 +89,27 @@ extension ConnectionPool {
     ) async throws -> R {
         do {
             return try await withConnection { connection in
-                // Here on, the transaction runs on the pool's threads: its statements block in
-                // place rather than hop there and back each (`ConnectionThreads`).
-                try await withTaskExecutorPreference(threads) {
-                    try await attempt(on: connection, isolation: isolation, rollbackOnly: rollbackOnly, body)
+                do {
+                    try await connection.execute(isolation.beginStatement)
+                    if let settings = configuration.transactionLocalSettings { try await connection.execute(settings) }
+                } catch {
+                    throw TransactionAttemptFailure(underlying: error, commitSent: false)
                 }
+                let result: R
+                do {
+                    result = try await body(connection)
+                } catch {
+                    // A dead connection or a cancelled task may skip this; the next lease's
+                    // health check rolls back whatever is left open.
+                    _ = try? await connection.execute("ROLLBACK")
+                    throw TransactionAttemptFailure(underlying: error, commitSent: false)
+                }
+                if rollbackOnly {
+                    try await Self.rollBack(on: connection)
+                } else {
+                    try await Self.commit(on: connection)
+                }
+                return result
             }
         } catch let failure as TransactionAttemptFailure {
             throw failure
@@ -101,37 +117,6 @@ extension ConnectionPool {
             // Checkout failed: nothing was sent.
             throw TransactionAttemptFailure(underlying: error, commitSent: false)
         }
-    }
-
-    /// BEGIN, `body`, then COMMIT (or ROLLBACK) on a leased connection.
-    private func attempt<R: Sendable>(
-        on connection: PostgresConnection,
-        isolation: IsolationLevel,
-        rollbackOnly: Bool,
-        actorIsolation: isolated (any Actor)? = #isolation,
-        _ body: (PostgresConnection) async throws -> R
-    ) async throws -> R {
-        do {
-            try await connection.execute(isolation.beginStatement)
-            if let settings = configuration.transactionLocalSettings { try await connection.execute(settings) }
-        } catch {
-            throw TransactionAttemptFailure(underlying: error, commitSent: false)
-        }
-        let result: R
-        do {
-            result = try await body(connection)
-        } catch {
-            // A dead connection or a cancelled task may skip this; the next lease's
-            // health check rolls back whatever is left open.
-            _ = try? await connection.execute("ROLLBACK")
-            throw TransactionAttemptFailure(underlying: error, commitSent: false)
-        }
-        if rollbackOnly {
-            try await Self.rollBack(on: connection)
-        } else {
-            try await Self.commit(on: connection)
-        }
-        return result
     }
 }
 

@@ -19,8 +19,6 @@ public final class ConnectionPool: Service, Sendable {
     let checkoutTimeout: Duration
     let logger: Logger
     let threadPool: NIOThreadPool
-    /// The same threads, for transactions' bodies to run on.
-    let threads: ConnectionThreads
     let state = NIOLockedValueBox(ConnectionPoolState())
 
     /// Creates a pool; no connection opens until one is needed.
@@ -37,7 +35,6 @@ public final class ConnectionPool: Service, Sendable {
         self.logger = logger
         self.threadPool = NIOThreadPool(numberOfThreads: self.size)
         self.threadPool.start()
-        self.threads = ConnectionThreads(threadPool: threadPool)
     }
 
     deinit {

@@ -4,9 +4,8 @@ internal import NIOPosix
 /// A connection lent by a ``ConnectionPool`` for the duration of one closure.
 ///
 /// Every call hops to a thread the pool owns, runs libpq there, and hops back: libpq blocks,
-/// and blocking the cooperative pool would stall every task in the process. Inside a
-/// transaction the body already runs on the pool's threads, so calls run in place. Do not let
-/// the connection escape the closure that received it.
+/// and blocking the cooperative pool would stall every task in the process. Do not let the
+/// connection escape the closure that received it.
 public final class PostgresConnection: Sendable {
     let core: LibPQConnection
     let threadPool: NIOThreadPool
@@ -73,10 +72,8 @@ public final class PostgresConnection: Sendable {
         return try await onConnectionThread { try core.rollBack() }
     }
 
-    /// Runs blocking libpq work on the pool's threads: in place when the task runs on one
-    /// already (a transaction's body, ``ConnectionThreads``), else handed to one.
+    /// Runs blocking libpq work on the pool's threads.
     func onConnectionThread<R: Sendable>(_ work: @escaping @Sendable () throws -> R) async throws -> R {
-        if ConnectionThreads.runsHere { return try work() }
         do {
             return try await threadPool.runIfActive(work)
         } catch let error as NIOThreadPoolError.ThreadPoolInactive {
