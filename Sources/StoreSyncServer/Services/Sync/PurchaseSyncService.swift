@@ -134,6 +134,7 @@ struct PurchaseSyncService: Sendable {
         let catalog = catalog.current
         let presented = consume items
         let chains = SyncTransaction.chains(of: presented)
+        // Optional so that it can be let go with the texts it holds, once they are stored.
         var digests: KnownTextDigests? = consume knownDigests
         let (verdicts, written) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
             let transaction = SyncTransaction(
