@@ -84,20 +84,19 @@ extension SyncTransaction {
         before: Ledger, inserted: Set<VersionKey>, from versions: [(accountId: UUID, record: TransactionRecord)],
         rowsFromElsewhere: Bool
     ) async throws -> Ledger {
+        guard !rowsFromElsewhere else { return try await transactions.ledger(of: presenter, on: connection) }
         let ownInserted = inserted.filter { $0.accountId == presenter }
-        guard !ownInserted.isEmpty || rowsFromElsewhere else { return before }
+        guard !ownInserted.isEmpty else { return before }
         // One version sent per inserted key, or the keys the insert returns cannot tell which
         // of those sent under one key were stored (a later one conflicts, unless their signing
         // dates are apart by less than the key's millisecond): then they are read back.
-        let stored = rowsFromElsewhere ? [] : versions.compactMap { version -> TransactionRecord? in
+        let stored = versions.compactMap { version -> TransactionRecord? in
             guard version.accountId == presenter,
                 ownInserted.contains(VersionKey(accountId: presenter, record: version.record))
             else { return nil }
             return TransactionRow.readBack(version.record)
         }
-        guard !rowsFromElsewhere, stored.count == ownInserted.count else {
-            return try await transactions.ledger(of: presenter, on: connection)
-        }
+        guard stored.count == ownInserted.count else { return try await transactions.ledger(of: presenter, on: connection) }
         let after = before.merging(Ledger(records: stored))
         #if DEBUG
             // Every test that restores checks the ledger worked out against the stored rows.
