@@ -69,6 +69,19 @@ extension TestStoreSync {
         return nil
     }
 
+    /// How many deliveries have an attempt under way: claimed, and neither answered nor failed
+    /// yet (a claim clears the last attempt's status and error, and the attempt's end sets one).
+    func webhookAttemptsUnderWay() async throws -> Int {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT count(*) FROM webhook_deliveries
+                WHERE state = 'pending' AND attempts > 0 AND last_status IS NULL AND last_error IS NULL
+                """
+            ).first.map { try $0.decode(Int.self) } ?? 0
+        }
+    }
+
     /// Every event's id and account, in the order they were appended.
     func eventIds() async throws -> [(id: Int64, account: UUID)] {
         try await database.withConnection { connection in
