@@ -253,6 +253,7 @@ let package = Package(
         .testTarget(
             name: "PostgresLibPQTests",
             dependencies: [
+                "CLibPQ",
                 "PostgresLibPQ",
                 "PostgresLibPQTesting",
                 .product(name: "Logging", package: "swift-log"),

@@ -12,14 +12,17 @@ extension ConnectionPool {
     /// would happen" (a dry run) with exactly the statements of the real run. It reports a
     /// statement that failed inside it the same way a committing transaction does.
     ///
+    /// BEGIN travels with the first statement `body` runs, in one round trip (libpq's pipeline
+    /// mode), so a failure of BEGIN (a lost connection) is that statement's.
+    ///
     /// - Parameters:
     ///   - isolation: The isolation level.
     ///   - rollbackOnly: Whether the transaction ends with ROLLBACK whatever `body` does.
     ///   - actorIsolation: The caller's actor, inherited so `body` runs where it was written.
     ///   - body: The transaction's work.
     /// - Returns: What `body` returns, once committed (or rolled back, when `rollbackOnly`).
-    /// - Throws: What `body` throws (after ROLLBACK), or ``PostgresError`` from BEGIN, COMMIT
-    ///   or ROLLBACK.
+    /// - Throws: What `body` throws (after ROLLBACK), or ``PostgresError`` from COMMIT or
+    ///   ROLLBACK.
     @discardableResult
     public func withTransaction<R: Sendable>(
         isolation: IsolationLevel = .readCommitted,
@@ -89,19 +92,17 @@ extension ConnectionPool {
     ) async throws -> R {
         do {
             return try await withConnection { connection in
-                do {
-                    try await connection.execute(isolation.beginStatement)
-                    if let settings = configuration.transactionLocalSettings { try await connection.execute(settings) }
-                } catch {
-                    throw TransactionAttemptFailure(underlying: error, commitSent: false)
-                }
+                // BEGIN goes out with the body's first statement, in one round trip; its failure
+                // is that statement's, and ends the attempt as the body's failures do.
+                connection.core.openTransaction(
+                    with: [isolation.beginStatement] + [configuration.transactionLocalSettings].compactMap { $0 })
                 let result: R
                 do {
                     result = try await body(connection)
                 } catch {
                     // A dead connection or a cancelled task may skip this; the next lease's
                     // health check rolls back whatever is left open.
-                    _ = try? await connection.execute("ROLLBACK")
+                    _ = try? await connection.rollBack()
                     throw TransactionAttemptFailure(underlying: error, commitSent: false)
                 }
                 if rollbackOnly {

@@ -13,15 +13,23 @@ extension LibPQConnection {
 
     /// Rolls the open transaction back. Blocking.
     ///
+    /// A transaction whose opening was never sent (no statement ran in it) has nothing on the
+    /// server to roll back: its opening is dropped without a round trip.
+    ///
     /// - Returns: Whether a statement in it had failed (PostgreSQL had aborted it already).
     func rollBack() throws -> Bool {
+        guard takePendingOpening().isEmpty else { return false }
         let statementFailed = try withSentHandle(\.isInFailedTransaction)
         _ = try execute("ROLLBACK")
         return statementFailed
     }
 
     /// Runs several `;`-separated statements with the simple-query protocol. Blocking.
+    ///
+    /// A transaction opened and not yet sent is opened first, each statement on its own: the
+    /// simple-query protocol has no pipeline to carry them.
     func executeScript(_ script: String) throws {
+        for statement in takePendingOpening() { _ = try execute(statement) }
         try withHealthyHandle { handle in
             let result = script.withCString { PQexec(handle.pointer, $0) }
             _ = try consume(result, handle: handle, sql: script)
@@ -30,11 +38,7 @@ extension LibPQConnection {
 
     func preparedName(for key: PreparedStatementCache.Key, handle: LibPQHandle) throws -> String {
         if let name = statements.name(for: key) { return name }
-        if let evicted = statements.evictIfFull() {
-            // Best effort: a failure here (an aborted transaction) only leaves the plan until the session ends.
-            if let result = PQexec(handle.pointer, "DEALLOCATE \(evicted)") { PQclear(result) }
-        }
-        let name = statements.makeName()
+        let name = makePreparedName(handle: handle)
         let result = name.withCString { statementName in
             key.sql.withCString { sql in
                 key.parameterTypes.withUnsafeBufferPointer { types in
@@ -45,6 +49,15 @@ extension LibPQConnection {
         _ = try consume(result, handle: handle, sql: key.sql)
         statements.insert(key, name: name)
         return name
+    }
+
+    /// A name for a statement about to be prepared, making room in the cache first.
+    func makePreparedName(handle: LibPQHandle) -> String {
+        if let evicted = statements.evictIfFull() {
+            // Best effort: a failure here (an aborted transaction) only leaves the plan until the session ends.
+            if let result = PQexec(handle.pointer, "DEALLOCATE \(evicted)") { PQclear(result) }
+        }
+        return statements.makeName()
     }
 
     /// Turns a `PGresult` into rows or an error, freeing it either way.

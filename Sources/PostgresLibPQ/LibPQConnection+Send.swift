@@ -2,41 +2,30 @@ internal import CLibPQ
 internal import Logging
 
 extension LibPQConnection {
-    /// Sends a statement without waiting for its result; ``receive(_:)`` collects it. Blocking
-    /// only while the statement is written (and, the first time, while it is prepared).
+    /// Sends a statement without waiting for its result; ``receive(_:retryingStalePlan:)``
+    /// collects it. Blocking only while the statement is written (and, the first time, while it
+    /// is prepared).
     ///
     /// A statement with parameters is prepared once per connection and then run by name,
     /// unless the connection goes through a transaction pooler: there the next statement may
     /// reach another server session, which never saw the preparation, so each one runs
     /// unnamed (parse, bind and execute in one message sequence).
     ///
+    /// The first statement of a transaction carries the statements that open it
+    /// (``openTransaction(with:)``) in one pipeline, ahead of it.
+    ///
     /// Between the two, the caller may do other work while PostgreSQL runs the statement. Only
     /// one statement is outstanding at a time: send the next after receiving this one.
     func send(_ query: PostgresQuery) throws {
         try withHealthyHandle { handle in
-            let sent: Int32
-            if query.binds.count == 0 {
-                sent = query.sql.withCString { sql in
-                    PQsendQueryParams(handle.pointer, sql, 0, nil, nil, nil, nil, 1)
-                }
-            } else if !preparesStatements {
-                sent = query.sql.withCString { sql in
-                    query.binds.types.withUnsafeBufferPointer { types in
-                        query.binds.withParameterPointers { count, values, lengths, formats in
-                            PQsendQueryParams(handle.pointer, sql, count, types.baseAddress, values, lengths, formats, 1)
-                        }
-                    }
-                }
-            } else {
-                let key = PreparedStatementCache.Key(sql: query.sql, parameterTypes: query.binds.types)
-                let name = try preparedName(for: key, handle: handle)
-                sent = name.withCString { statementName in
-                    query.binds.withParameterPointers { count, values, lengths, formats in
-                        PQsendQueryPrepared(handle.pointer, statementName, count, values, lengths, formats, 1)
-                    }
-                }
+            let opening = pendingOpening
+            pendingOpening = []
+            guard opening.isEmpty else {
+                leadsInFlight = try sendPipeline(opening, then: query, handle: handle)
+                return
             }
-            guard sent == 1 else {
+            let name = try preparedName(of: query, handle: handle)
+            guard dispatch(query, preparedAs: name, handle: handle) else {
                 let error = PostgresError.client(
                     handle.isBroken ? .connectionLost : .unexpectedResponse, handle.errorMessage, query: query.sql)
                 if handle.isBroken { discardHandle() }
@@ -54,6 +43,7 @@ extension LibPQConnection {
     func receive(_ query: PostgresQuery, retryingStalePlan: Bool = true) throws -> PostgresRows {
         do {
             return try withSentHandle { handle in
+                if !leadsInFlight.isEmpty { return try receivePipeline(endingWith: query, handle: handle) }
                 let result = PQgetResult(handle.pointer)
                 // A statement gives one result, then NULL; anything after the first is read and freed
                 // so the connection is ready for the next statement.
@@ -73,5 +63,40 @@ extension LibPQConnection {
             try send(query)
             return try receive(query, retryingStalePlan: false)
         }
+    }
+
+    /// The name `query` runs under, preparing it first if this connection has not; `nil` for a
+    /// statement that runs unnamed (no parameters, or behind a transaction pooler).
+    private func preparedName(of query: PostgresQuery, handle: LibPQHandle) throws -> String? {
+        guard query.binds.count > 0, preparesStatements else { return nil }
+        return try preparedName(for: PreparedStatementCache.Key(sql: query.sql, parameterTypes: query.binds.types), handle: handle)
+    }
+
+    /// Writes one statement, by name when it is prepared, else unnamed with its text; in a
+    /// pipeline or alone, the messages are the same.
+    ///
+    /// - Returns: Whether libpq took it.
+    func dispatch(_ query: PostgresQuery, preparedAs name: String?, handle: LibPQHandle) -> Bool {
+        let sent: Int32
+        if let name {
+            sent = name.withCString { statementName in
+                query.binds.withParameterPointers { count, values, lengths, formats in
+                    PQsendQueryPrepared(handle.pointer, statementName, count, values, lengths, formats, 1)
+                }
+            }
+        } else if query.binds.count == 0 {
+            sent = query.sql.withCString { sql in
+                PQsendQueryParams(handle.pointer, sql, 0, nil, nil, nil, nil, 1)
+            }
+        } else {
+            sent = query.sql.withCString { sql in
+                query.binds.types.withUnsafeBufferPointer { types in
+                    query.binds.withParameterPointers { count, values, lengths, formats in
+                        PQsendQueryParams(handle.pointer, sql, count, types.baseAddress, values, lengths, formats, 1)
+                    }
+                }
+            }
+        }
+        return sent == 1
     }
 }

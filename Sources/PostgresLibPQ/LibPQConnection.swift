@@ -19,6 +19,13 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
     /// The prepared statements of the open handle; touched only with `lock` held (inside ``withHealthyHandle(_:)``).
     var statements: PreparedStatementCache
     private var checkBeforeNextUse = true
+    /// The statements that open a transaction (BEGIN, and its settings behind a pooler), held
+    /// until the transaction's first statement so that both reach the server in one round trip;
+    /// empty outside that moment. Touched only with `lock` held.
+    var pendingOpening: [PostgresQuery] = []
+    /// What a pipeline sent ahead of the outstanding statement, whose results
+    /// ``receive(_:retryingStalePlan:)`` reads before that statement's. Touched only with `lock` held.
+    var leadsInFlight: [PipelineLead] = []
 
     init(configuration: PostgresConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -27,9 +34,35 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
         self.statements = PreparedStatementCache(capacity: configuration.preparedStatementCacheSize)
     }
 
-    /// Asks for a health check before the next statement; called when the pool lends the connection.
+    /// Asks for a health check before the next statement, and forgets a transaction opening the
+    /// previous borrower left unsent; called when the pool lends the connection.
     func markLeased() {
+        lock.withLock {
+            checkBeforeNextUse = true
+            pendingOpening = []
+        }
+    }
+
+    /// Asks for a health check before the next statement, as a lease does, keeping what the
+    /// borrower set up (a blocking session calls it before each of its statements).
+    func checkBeforeNextStatement() {
         lock.withLock { checkBeforeNextUse = true }
+    }
+
+    /// Holds `statements`, which open a transaction, until the next statement and sends them
+    /// with it (``send(_:)``): the transaction's first statement does not wait a round trip for
+    /// BEGIN's answer. A failure of theirs is that statement's failure.
+    func openTransaction(with statements: [PostgresQuery]) {
+        lock.withLock { pendingOpening = statements }
+    }
+
+    /// The opening statements not sent yet, which are then no longer pending: for a caller that
+    /// sends them on their own.
+    func takePendingOpening() -> [PostgresQuery] {
+        lock.withLock {
+            defer { pendingOpening = [] }
+            return pendingOpening
+        }
     }
 
     /// Closes the PGconn, if open. Blocking: it says goodbye to the server.
@@ -64,6 +97,7 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
     func discardHandle() {
         handle = nil
         statements.removeAll()
+        leadsInFlight = []
     }
 
     private func healthyHandle() throws -> LibPQHandle {

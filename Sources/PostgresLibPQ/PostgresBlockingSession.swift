@@ -32,7 +32,7 @@ public final class PostgresBlockingSession {
         // between bursts of requests), so every statement gets the check a lease gets: a
         // connection the server closed meanwhile is replaced instead of failing the statement
         // (one `poll`).
-        core.markLeased()
+        core.checkBeforeNextStatement()
         try core.send(query)
         outstanding = query
     }

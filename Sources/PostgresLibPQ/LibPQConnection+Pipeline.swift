@@ -1,0 +1,143 @@
+internal import CLibPQ
+
+/// A transaction's opening statements and its first statement in one round trip.
+///
+/// libpq's pipeline mode writes several statements before reading any answer, and one Sync
+/// after the last: PostgreSQL runs them in order and answers them together. Sent this way,
+/// BEGIN no longer costs a round trip of its own (a wait for each of the two processes to be
+/// scheduled, which every transaction paid before doing anything), and neither does preparing
+/// the first statement the first time.
+///
+/// Only the statements of one ``LibPQConnection/send(_:)`` are pipelined, so the connection is
+/// in pipeline mode from that send to the matching receive and never between calls.
+extension LibPQConnection {
+    /// What a pipeline sends ahead of its statement.
+    enum PipelineLead {
+        /// A statement that opens the transaction (``openTransaction(with:)``).
+        case opening(PostgresQuery)
+        /// The statement's preparation under `name`, filed in the cache once it succeeds.
+        case preparation(PreparedStatementCache.Key, name: String)
+
+        var sql: String {
+            switch self {
+            case .opening(let query): query.sql
+            case .preparation(let key, _): key.sql
+            }
+        }
+    }
+
+    /// Sends `opening`, then `query` in one pipeline, prepared in it when it is new to this
+    /// connection. Call with `lock` held.
+    ///
+    /// - Returns: What was sent ahead of `query`, for ``receivePipeline(endingWith:handle:)``.
+    /// - Throws: ``PostgresError`` when libpq did not take it all (the connection is discarded).
+    func sendPipeline(_ opening: [PostgresQuery], then query: PostgresQuery, handle: LibPQHandle) throws -> [PipelineLead] {
+        var leads = opening.map(PipelineLead.opening)
+        var name: String?
+        if query.binds.count > 0, preparesStatements {
+            let key = PreparedStatementCache.Key(sql: query.sql, parameterTypes: query.binds.types)
+            name = statements.name(for: key)
+            if name == nil {
+                let prepared = makePreparedName(handle: handle)
+                leads.append(.preparation(key, name: prepared))
+                name = prepared
+            }
+        }
+        guard PQenterPipelineMode(handle.pointer) == 1,
+            leads.allSatisfy({ dispatch($0, handle: handle) }),
+            dispatch(query, preparedAs: name, handle: handle),
+            PQpipelineSync(handle.pointer) == 1
+        else {
+            let error = PostgresError.client(
+                handle.isBroken ? .connectionLost : .unexpectedResponse, handle.errorMessage, query: query.sql)
+            // A pipeline half written leaves the connection mid-protocol: it cannot be used again.
+            discardHandle()
+            throw error
+        }
+        return leads
+    }
+
+    /// Reads the results of a pipeline ``sendPipeline(_:then:handle:)`` wrote: each lead's,
+    /// then `query`'s, then the Sync's, and leaves pipeline mode. Call with `lock` held.
+    ///
+    /// - Returns: `query`'s rows.
+    /// - Throws: The first lead's error when one failed (PostgreSQL then skipped the rest,
+    ///   `query` included); else `query`'s error, if any.
+    func receivePipeline(endingWith query: PostgresQuery, handle: LibPQHandle) throws -> PostgresRows {
+        let leads = leadsInFlight
+        leadsInFlight = []
+        var failure: (any Error)?
+        for lead in leads {
+            do {
+                if try consumeInPipeline(PQgetResult(handle.pointer), handle: handle, sql: lead.sql) != nil,
+                    case .preparation(let key, let name) = lead
+                {
+                    statements.insert(key, name: name)
+                }
+            } catch {
+                failure = failure ?? error
+            }
+            readToEndOfStatement(handle)
+        }
+        var rows: PostgresRows?
+        do {
+            rows = try consumeInPipeline(PQgetResult(handle.pointer), handle: handle, sql: query.sql)
+        } catch {
+            failure = failure ?? error
+        }
+        readToEndOfStatement(handle)
+        if let ended = endPipeline(handle), failure == nil { failure = ended }
+        if let failure { throw failure }
+        guard let rows else {
+            throw PostgresError.client(.unexpectedResponse, "the statement was skipped without an error before it", query: query.sql)
+        }
+        return rows
+    }
+
+    private func dispatch(_ lead: PipelineLead, handle: LibPQHandle) -> Bool {
+        switch lead {
+        case .opening(let query):
+            return dispatch(query, preparedAs: nil, handle: handle)
+        case .preparation(let key, let name):
+            return name.withCString { statementName in
+                key.sql.withCString { sql in
+                    key.parameterTypes.withUnsafeBufferPointer { types in
+                        PQsendPrepare(handle.pointer, statementName, sql, Int32(types.count), types.baseAddress) == 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// As ``consume(_:handle:sql:)``, but a statement PostgreSQL skipped because an earlier one
+    /// in the pipeline failed gives `nil` instead of rows.
+    private func consumeInPipeline(_ result: OpaquePointer?, handle: LibPQHandle, sql: String) throws -> PostgresRows? {
+        if let result, PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+            PQclear(result)
+            return nil
+        }
+        return try consume(result, handle: handle, sql: sql)
+    }
+
+    /// Reads past the NULL that ends one statement's results in pipeline mode.
+    private func readToEndOfStatement(_ handle: LibPQHandle) {
+        while let extra = PQgetResult(handle.pointer) { PQclear(extra) }
+    }
+
+    /// Reads the Sync's result and leaves pipeline mode.
+    ///
+    /// - Returns: `nil` when the connection is ready for its next statement; otherwise the error
+    ///   that says it is not, after discarding the connection, so that the transaction fails
+    ///   instead of going on where its place in the protocol is unknown.
+    private func endPipeline(_ handle: LibPQHandle) -> (any Error)? {
+        if !handle.isBroken, let sync = PQgetResult(handle.pointer) {
+            let status = PQresultStatus(sync)
+            PQclear(sync)
+            if status == PGRES_PIPELINE_SYNC, PQexitPipelineMode(handle.pointer) == 1 { return nil }
+        }
+        let error = PostgresError.client(
+            handle.isBroken ? .connectionLost : .unexpectedResponse, "the pipeline did not end as sent: \(handle.errorMessage)")
+        discardHandle()
+        return error
+    }
+}
