@@ -2,16 +2,15 @@ extension BenchReport {
     /// Latency per route under the mixed load, errors, and the rows counted afterwards.
     func mixedSection() -> [String] {
         guard let mixed = results.mixed else { return [] }
-        var rows = [["Mixed load, \(mixed.seconds) s (client side)", "per s", "sent", "p50 ms", "p99 ms", "errors"]]
+        var rows = [["Mixed load, \(mixed.seconds) s (client side)", "per s", "sent", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors"]]
         rows.append([
             "GET /v1/entitlements, cached, 16 conns (wrk)", format(mixed.lookups.requestsPerSecond, 0), "",
-            format(mixed.lookups.p50Milliseconds, 2), format(mixed.lookups.p99Milliseconds, 2), "\(mixed.lookups.errors)",
+            format(mixed.lookups.p50Milliseconds, 2), "", format(mixed.lookups.p99Milliseconds, 2), "", "\(mixed.lookups.errors)",
         ])
         for route in mixed.routes {
-            rows.append([
-                route.name, format(route.perSecond, 1), "\(route.samples.count)", format(Percentile.of(route.latencies, 50), 2),
-                format(Percentile.of(route.latencies, 99), 2), "\(route.errors.count)",
-            ])
+            rows.append(
+                [route.name, format(route.perSecond, 1), "\(route.samples.count)"]
+                    + [50, 90, 99, 100].map { format(Percentile.of(route.latencies, $0), 2) } + ["\(route.errors.count)"])
         }
         var lines = aligned(rows)
         lines.append(
