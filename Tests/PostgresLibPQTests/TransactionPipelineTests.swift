@@ -130,7 +130,7 @@ import Testing
     @Test func aConnectionLostOnTheFirstStatementIsRetriedOnAFreshOne() async throws {
         try await TestCluster.withPool(size: 1) { pool in
             try await pool.withConnection { try await $0.execute("CREATE TABLE kept (entry integer)") }
-            let attempts = Attempts()
+            let attempts = AttemptCounter()
             try await pool.withRetryingTransaction { connection in
                 if await attempts.next() == 1 {
                     try await connection.execute("SELECT pg_terminate_backend(pg_backend_pid())")
@@ -140,14 +140,5 @@ import Testing
             #expect(try await count(pool, "SELECT count(*) FROM kept WHERE entry = 2") == 1)
             #expect(await attempts.count == 2)
         }
-    }
-}
-
-private actor Attempts {
-    private(set) var count = 0
-
-    func next() -> Int {
-        count += 1
-        return count
     }
 }
