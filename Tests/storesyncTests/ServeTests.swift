@@ -16,7 +16,7 @@ import FoundationNetworking
         // port of the moment, or another test's server.
         let port = try FreePort.find()
         let log = directory.appendingPathComponent("serve.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: log.path, contents: nil))
         let process = StoreSyncBinary.start(
             ["serve"],
             environment: [
