@@ -67,19 +67,20 @@ struct RestoreFloor {
     func storeMilliseconds(
         _ records: [TransactionRecord], for accountId: UUID, idOffset: Int64 = copyIdOffset
     ) async throws -> Double {
+        // A restore splits and hashes its texts while recalling them, before its transaction.
+        var splitter = SignedTextSplitter()
         let copies = records.map { record in
             var copy = record
             copy.transactionId = String(Int64(record.transactionId)! + idOffset)
             copy.originalTransactionId = String(Int64(record.originalTransactionId)! + idOffset)
+            copy.signedText = record.signedTransaction.map { splitter.split($0) }
             return copy
         }
-        // A restore hashes its texts while recalling them, before its transaction.
-        let digests = KnownTextDigests(hashing: copies.compactMap(\.signedTransaction))
         let start = ContinuousClock.now
         try await pool.withTransaction { connection in
             // The bench's servers run without a webhook, so their restores queue no deliveries.
             try await FirstClaimWrites.store(
-                copies, for: accountId, at: Date(), queuesWebhookDeliveries: false, knownDigests: digests, on: connection)
+                copies, for: accountId, at: Date(), queuesWebhookDeliveries: false, on: connection)
         }
         return (ContinuousClock.now - start).milliseconds
     }

@@ -50,7 +50,7 @@ extension TransactionRecord {
         if order != 0 { return order }
         order = a.evidence.mergePrecedence(b.evidence)
         if order != 0 { return order }
-        order = FieldOrder.compare(a.signedTransaction != nil, b.signedTransaction != nil)
+        order = FieldOrder.compare(a.signedText != nil, b.signedText != nil)
         if order != 0 { return order }
         order = FieldOrder.compare(a.revocationDate, b.revocationDate)
         if order != 0 { return order }

@@ -42,7 +42,13 @@ public struct TransactionRecord: Sendable, Hashable {
     /// What vouches for this version.
     public var evidence: Evidence
     /// The compact StoreKit 2 JWS of this version, when this copy carries it.
-    public var signedTransaction: String?
+    public var signedTransaction: String? {
+        get { signedText?.string }
+        set { signedText = newValue.map { SignedText(whole: $0) } }
+    }
+    /// The same JWS as this copy holds it: a server holds a restore's texts with their headers
+    /// shared (``SignedText``), a device holds each whole.
+    package var signedText: SignedText?
 
     /// Creates a record; every date is rounded to whole milliseconds.
     ///
@@ -102,7 +108,7 @@ public struct TransactionRecord: Sendable, Hashable {
         self.signedDate = signedDate.roundedToMilliseconds
         self.subscriptionGroupId = subscriptionGroupId
         self.evidence = evidence.roundedToMilliseconds
-        self.signedTransaction = signedTransaction
+        self.signedText = signedTransaction.map { SignedText(whole: $0) }
     }
 
     /// Whether Apple has revoked this version (refund, family revoke).

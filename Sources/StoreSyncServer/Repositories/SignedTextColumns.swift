@@ -1,6 +1,7 @@
 import AppStorePayloads
 import Crypto
 import Foundation
+import StoreSyncCore
 
 #if canImport(Glibc)
 import Glibc
@@ -31,17 +32,22 @@ struct SignedTextColumns {
 
     /// Splits each text; `nil` stays `nil` in every column.
     init(_ texts: [String?]) {
+        self.init(texts.map { $0.map { SignedText(whole: $0) } })
+    }
+
+    /// Splits each text, however it is held; `nil` stays `nil` in every column.
+    init(_ texts: [SignedText?]) {
         headerDigests.reserveCapacity(texts.count)
         payloads.reserveCapacity(texts.count)
         signatures.reserveCapacity(texts.count)
         wholeTexts.reserveCapacity(texts.count)
         var headers = HeaderDigests()
         for text in texts {
-            guard let text, let parts = Self.parts(of: text, headers: &headers) else {
+            guard let text, let parts = text.withParts({ Self.parts(head: $0, rest: $1, headers: &headers) }) else {
                 headerDigests.append(nil)
                 payloads.append(nil)
                 signatures.append(nil)
-                wholeTexts.append(text)
+                wholeTexts.append(text?.string)
                 continue
             }
             headerDigests.append(parts.headerDigest)
@@ -54,20 +60,28 @@ struct SignedTextColumns {
         distinctHeaders = sorted.map { String(decoding: $0.value, as: UTF8.self) }
     }
 
-    /// The parts of a text that splits canonically; `nil` for any other text.
-    private static func parts(of text: String, headers: inout HeaderDigests)
-        -> (headerDigest: Data, payload: Data, signature: Data)?
-    {
-        var text = text
-        return text.withUTF8 { bytes -> (Data, Data, Data)? in
-            guard let first = dot(in: bytes, from: 0), let second = dot(in: bytes, from: first + 1),
-                dot(in: bytes, from: second + 1) == nil,
-                let payload = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])),
-                let signature = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(second + 1)...]))
-            else { return nil }
-            let digest = headers.digest(of: UnsafeBufferPointer(rebasing: bytes[..<first]))
-            return (digest, Data(payload), Data(signature))
+    /// The parts of a text that splits canonically; `nil` for any other text. The text is
+    /// `head` then `rest`: all of it and nothing, or its header with the dot after it and the
+    /// rest (``StoreSyncCore/SignedText``).
+    private static func parts(
+        head: UnsafeBufferPointer<UInt8>, rest: UnsafeBufferPointer<UInt8>, headers: inout HeaderDigests
+    ) -> (headerDigest: Data, payload: Data, signature: Data)? {
+        let header: UnsafeBufferPointer<UInt8>
+        let body: UnsafeBufferPointer<UInt8>
+        if rest.isEmpty {
+            guard let first = dot(in: head, from: 0) else { return nil }
+            header = UnsafeBufferPointer(rebasing: head[..<first])
+            body = UnsafeBufferPointer(rebasing: head[(first + 1)...])
+        } else {
+            guard head.last == UInt8(ascii: ".") else { return nil }
+            header = UnsafeBufferPointer(rebasing: head.dropLast())
+            body = rest
         }
+        guard let second = dot(in: body, from: 0), dot(in: body, from: second + 1) == nil,
+            let payload = Base64URL.decode(UnsafeBufferPointer(rebasing: body[..<second])),
+            let signature = Base64URL.decode(UnsafeBufferPointer(rebasing: body[(second + 1)...]))
+        else { return nil }
+        return (headers.digest(of: header), Data(payload), Data(signature))
     }
 
     /// The index of the first `.` at or after `start`, found by `memchr` (the header alone is

@@ -47,25 +47,23 @@ struct TransactionRepository: Sendable {
     /// already stored conflicts and is left unchanged: re-delivery is idempotent by constraint.
     ///
     /// - Parameters:
-    ///   - versions: The versions and the account each goes to.
-    ///   - knownDigests: Digests of their texts computed already; the others are hashed here.
+    ///   - versions: The versions and the account each goes to; a text that carries its digest
+    ///     (``SignedTextSplitter``) is not hashed again.
     ///   - connection: Where to write.
     func insert(
-        _ versions: [(accountId: UUID, record: TransactionRecord)], knownDigests: KnownTextDigests = KnownTextDigests(),
-        on connection: PostgresConnection
+        _ versions: [(accountId: UUID, record: TransactionRecord)], on connection: PostgresConnection
     ) async throws -> Set<VersionKey> {
         var inserted: Set<VersionKey> = []
         for start in stride(from: 0, to: versions.count, by: Self.versionsPerStatement) {
             let end = min(start + Self.versionsPerStatement, versions.count)
-            inserted.formUnion(try await insertInOneStatement(versions[start..<end], knownDigests: knownDigests, on: connection))
+            inserted.formUnion(try await insertInOneStatement(versions[start..<end], on: connection))
         }
         return inserted
     }
 
     /// Stores at most ``versionsPerStatement`` versions in one statement.
     private func insertInOneStatement(
-        _ versions: ArraySlice<(accountId: UUID, record: TransactionRecord)>, knownDigests: KnownTextDigests,
-        on connection: PostgresConnection
+        _ versions: ArraySlice<(accountId: UUID, record: TransactionRecord)>, on connection: PostgresConnection
     ) async throws -> Set<VersionKey> {
         guard !versions.isEmpty else { return [] }
         // One binary array per column, zipped by unnest: PostgreSQL takes the values as they
@@ -73,8 +71,8 @@ struct TransactionRepository: Sendable {
         // text). The JWS travel the same way, split: each distinct header once, inserted in the
         // same statement, and each row's payload and signature as bytes.
         let records = versions.map(\.record)
-        let signedTransactions = records.map(\.signedTransaction)
-        let signed = SignedTextColumns(signedTransactions)
+        let texts = records.map(\.signedText)
+        let signed = SignedTextColumns(texts)
         let rows = try await connection.query(
             """
                 WITH headers AS (
@@ -97,7 +95,7 @@ struct TransactionRepository: Sendable {
                     \(records.map(\.appAccountToken)), \(records.map(\.quantity)), \(records.map(\.signedDate)),
                     \(records.map(\.subscriptionGroupId)), \(records.map(\.evidence.kind)), \(records.map(\.evidence.verifiedAt)),
                     \(signed.wholeTexts), \(signed.headerDigests), \(signed.payloads), \(signed.signatures),
-                    \(signedTransactions.map { $0.map(knownDigests.digestComputingIfNeeded(of:)) }))
+                    \(texts.map { $0.map(SignedTransactionDigest.bytes(of:)) }))
                 ON CONFLICT DO NOTHING
                 RETURNING account_id, transaction_id, signed_date, evidence
                 """)

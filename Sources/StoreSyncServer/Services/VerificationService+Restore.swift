@@ -10,39 +10,42 @@ extension VerificationService {
         /// Settled without the database: an entry without signed data, or one whose text this
         /// process verified before.
         case settled(SyncItem)
-        /// A text this process has not verified, with its SHA-256, by which the account's rows
-        /// may know it; `record` is `nil` for an entry that is only the text.
-        case unrecalled(TransactionRecord?, jws: String, index: Int, digest: Data)
+        /// A text this process has not verified, split and hashed (``SignedTextSplitter``): its
+        /// SHA-256 is how the account's rows may know it. `record` is `nil` for an entry that is
+        /// only the text.
+        case unrecalled(TransactionRecord?, text: SignedText, index: Int)
     }
 
     /// The first step of verifying a restore's entries: the memo settles the texts this process
-    /// verified before, and every other text is hashed for ``verify(_:against:)``. On every core,
-    /// order kept.
+    /// verified before, and every other text is split after its header and hashed for
+    /// ``verify(_:against:)``. On every core, order kept.
     ///
-    /// - Parameter entries: The restore's entries.
+    /// From here on no entry holds the request's strings: a text the memo knows is carried by
+    /// the memo's copy, any other split, its header shared with the entries before it. Held
+    /// whole, a restore of ten thousand texts kept ten thousand copies of the same certificate
+    /// chain until its rows were stored, three quarters of its memory.
+    ///
+    /// - Parameter entries: The restore's entries, let go when this returns.
     /// - Returns: One recalled entry per entry, in order.
-    func recall(_ entries: [RestoreEntry]) async -> [RecalledEntry] {
-        await inSlices(of: entries) { entry, index in
+    func recall(_ entries: consuming [RestoreEntry]) async -> [RecalledEntry] {
+        await inSlices(of: entries, sharing: SignedTextSplitter.init) { splitter, entry, index in
             let jws: String
+            var record: TransactionRecord?
             switch entry {
-            case .record(let record):
-                guard let signed = record.signedTransaction else { return .settled(.unsigned(record, entry: index)) }
+            case .record(let presented):
+                guard let signed = presented.signedTransaction else { return .settled(.unsigned(presented, entry: index)) }
                 jws = signed
+                record = presented
             case .signedTransaction(let text):
                 jws = text
             }
-            guard let known = memo.record(for: jws) else {
-                return .unrecalled(entry.record, jws: jws, index: index, digest: SignedTransactionDigest.bytes(of: jws))
+            if let known = memo.record(for: jws) {
+                record?.signedText = known.signedText
+                return .settled(item(for: record, at: index, verified: known))
             }
-            return .settled(item(for: entry.record, at: index, verified: known))
-        }
-    }
-
-    /// The texts ``recall(_:)`` hashed, with their digests: storing them need not hash them again.
-    static func hashedTexts(in entries: [RecalledEntry]) -> [(text: String, digest: Data)] {
-        entries.compactMap { entry in
-            guard case .unrecalled(_, let jws, _, let digest) = entry else { return nil }
-            return (jws, digest)
+            let text = splitter.split(jws)
+            record?.signedText = text
+            return .unrecalled(record, text: text, index: index)
         }
     }
 
@@ -63,21 +66,23 @@ extension VerificationService {
     /// - Returns: One item per entry, in order.
     func verify(_ entries: [RecalledEntry], against holdings: AccountHoldings?) async -> [SyncItem] {
         let found = await inSlices(of: entries) { entry, _ -> RecalledEntry in
-            guard case .unrecalled(let record, let jws, let index, let digest) = entry,
-                let stored = Self.heldVersion(ofText: digest, claimedBy: record, in: holdings),
-                let held = heldRecord(stored, jws: jws)
+            guard case .unrecalled(let record, let text, let index) = entry,
+                let stored = Self.heldVersion(ofText: SignedTransactionDigest.bytes(of: text), claimedBy: record, in: holdings),
+                let held = heldRecord(stored, text: text)
             else { return entry }
             return .settled(item(for: record, at: index, verified: held))
         }
         // Distinct texts found by their digests, computed already: hashing and comparing the
         // texts themselves (kilobytes each) would cost a sizeable part of what verifying does.
         var textNumbers: [Data: Int] = [:]
-        var texts: [String] = []
-        for case .unrecalled(_, let jws, _, let digest) in found where textNumbers[digest] == nil {
+        var texts: [SignedText] = []
+        for case .unrecalled(_, let text, _) in found {
+            let digest = SignedTransactionDigest.bytes(of: text)
+            guard textNumbers[digest] == nil else { continue }
             textNumbers[digest] = texts.count
-            texts.append(jws)
+            texts.append(text)
         }
-        let outcomes = await inSlices(of: texts) { jws, _ in await outcome(of: jws) }
+        let outcomes = await inSlices(of: texts) { text, _ in await outcome(of: text) }
         remember(held: zip(entries, found).compactMap { entry, found in
             guard case .unrecalled = entry, case .settled(.verified(let record, _)) = found else { return nil }
             return record
@@ -86,8 +91,8 @@ extension VerificationService {
             switch entry {
             case .settled(let item):
                 return item
-            case .unrecalled(let record, _, let index, let digest):
-                switch outcomes[textNumbers[digest]!] {
+            case .unrecalled(let record, let text, let index):
+                switch outcomes[textNumbers[SignedTransactionDigest.bytes(of: text)]!] {
                 case .success(let verified): return item(for: record, at: index, verified: verified)
                 case .failure(let refusal): return .rejected(record ?? refusal.claimed, entry: index, reason: refusal.reason)
                 }
@@ -113,10 +118,10 @@ extension VerificationService {
     /// what the signature and the chain prove depends only on the text and the trusted roots,
     /// so checking again proves nothing new; a stored row is trusted the same way everywhere
     /// else (lookups serve it).
-    private func heldRecord(_ stored: TransactionRecord, jws: String) -> TransactionRecord? {
+    private func heldRecord(_ stored: TransactionRecord, text: SignedText) -> TransactionRecord? {
         guard verifier.configuration.accepts(stored.environment) else { return nil }
         var record = stored
-        record.signedTransaction = jws
+        record.signedText = text
         return record
     }
 
@@ -140,21 +145,31 @@ extension VerificationService {
     }
 
     /// `transform` applied to every element on every core, in contiguous slices, order kept.
+    private func inSlices<Element: Sendable, Result: Sendable>(
+        of elements: [Element], _ transform: @escaping @Sendable (Element, Int) async -> Result
+    ) async -> [Result] {
+        await inSlices(of: elements, sharing: {}) { _, element, index in await transform(element, index) }
+    }
+
+    /// `transform` applied to every element on every core, in contiguous slices, order kept;
+    /// each slice's elements share a state of their own, made by `makeState`.
     ///
     /// One task per core, each taking a contiguous slice: the work per entry (a memo lookup, a
     /// digest) is too small to be worth a task of its own. Each slice runs on a core of its own
     /// (``CoreSpread``): left to the kernel, the second often waits behind the first.
-    private func inSlices<Element: Sendable, Result: Sendable>(
-        of elements: [Element], _ transform: @escaping @Sendable (Element, Int) async -> Result
+    private func inSlices<Element: Sendable, State, Result: Sendable>(
+        of elements: [Element], sharing makeState: @escaping @Sendable () -> State,
+        _ transform: @escaping @Sendable (inout State, Element, Int) async -> Result
     ) async -> [Result] {
         let slices = CoreSpread.slices(of: elements.count, into: ProcessInfo.processInfo.activeProcessorCount)
         return await withTaskGroup(of: (Int, [Result]).self) { group in
             for (number, range) in slices.enumerated() {
                 group.addTask {
                     await CoreSpread.onOwnCore(slice: number, of: slices.count) {
+                        var state = makeState()
                         var results: [Result] = []
                         results.reserveCapacity(range.count)
-                        for index in range { results.append(await transform(elements[index], index)) }
+                        for index in range { results.append(await transform(&state, elements[index], index)) }
                         return (number, results)
                     }
                 }
@@ -173,13 +188,19 @@ extension VerificationService {
         let claimed: TransactionRecord?
     }
 
-    /// Verifies a text neither the memo nor the account's rows know.
-    private func outcome(of jws: String) async -> Result<TransactionRecord, Refusal> {
+    /// Verifies a text neither the memo nor the account's rows know. The verifier reads it
+    /// whole, for as long as it takes; the record carries it split.
+    private func outcome(of text: SignedText) async -> Result<TransactionRecord, Refusal> {
+        let jws = text.string
         do {
-            return .success(try await verifier.verifyTransaction(jws).record)
+            var record = try await verifier.verifyTransaction(jws).record
+            record.signedText = text
+            return .success(record)
         } catch {
             let reason = "the signed transaction was refused: \(error)"
-            return .failure(Refusal(reason: reason, claimed: try? UnverifiedJWS.transaction(jws)))
+            var claimed = try? UnverifiedJWS.transaction(jws)
+            claimed?.signedText = text
+            return .failure(Refusal(reason: reason, claimed: claimed))
         }
     }
 

@@ -21,11 +21,11 @@ import Darwin
 /// equals the remembered one: a repeated restore hashes none of its megabytes of JWS to find
 /// them.
 ///
-/// The memo keeps its own compact copy of each text, never the request's string: the protected
-/// header (the certificate chain, most of every text, the same for all texts Apple signs in a
-/// period) once for all entries that share it, and the rest of the text per entry. Holding the
-/// request's strings would keep every restore's bodies' allocations alive, scattered over the
-/// heap, long after the request ended.
+/// The memo keeps each text split (``StoreSyncCore/SignedText``), never the request's string:
+/// the protected header (the certificate chain, most of every text, the same for all texts Apple
+/// signs in a period) once for all entries that share it, and the rest of the text per entry.
+/// Holding the request's strings would keep every restore's bodies' allocations alive,
+/// scattered over the heap, long after the request ended.
 final class VerifiedJWSMemo: Sendable {
     private let state = NIOLockedValueBox(State())
     private let capacity: Int
@@ -39,14 +39,15 @@ final class VerifiedJWSMemo: Sendable {
         self.capacity = capacity
     }
 
-    /// The record of a JWS whose exact text verified before, carrying that text.
+    /// The record of a JWS whose exact text verified before, carrying the memo's copy of that
+    /// text (the same bytes, its header shared), so the request's string can be let go.
     func record(for jws: String) -> TransactionRecord? {
         var jws = jws
         guard let key = Key(jws), let entry = state.withLockedValue({ $0.entries[key] }),
-            jws.withUTF8({ entry.text.equals($0) })
+            jws.withUTF8({ bytes in entry.text.withParts { Self.equal(bytes, head: $0, rest: $1) } })
         else { return nil }
         var record = entry.record
-        record.signedTransaction = jws
+        record.signedText = entry.text
         return record
     }
 
@@ -65,67 +66,71 @@ final class VerifiedJWSMemo: Sendable {
     private func remember(_ records: ArraySlice<TransactionRecord>) {
         state.withLockedValue { state in
             for record in records {
-                guard var jws = record.signedTransaction, let key = Key(jws) else { continue }
+                guard let text = record.signedText, let key = Key(text) else { continue }
                 var stripped = record
-                stripped.signedTransaction = nil
+                stripped.signedText = nil
                 // Full: start over. Simpler than LRU, and forgetting costs only a re-verification.
                 if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-                let text = jws.withUTF8 { state.text(of: $0) }
-                state.entries[key] = Entry(record: stripped, text: text)
+                state.entries[key] = Entry(record: stripped, text: state.sharingHeader(text))
             }
         }
+    }
+
+    /// Whether `bytes` are the text given as `head` then `rest`.
+    private static func equal(
+        _ bytes: UnsafeBufferPointer<UInt8>, head: UnsafeBufferPointer<UInt8>, rest: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        guard bytes.count == head.count + rest.count else { return false }
+        return same(head, UnsafeBufferPointer(rebasing: bytes[..<head.count]))
+            && same(rest, UnsafeBufferPointer(rebasing: bytes[head.count...]))
+    }
+
+    private static func same(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard left.count == right.count else { return false }
+        guard let a = left.baseAddress, let b = right.baseAddress else { return true }
+        return memcmp(a, b, left.count) == 0
     }
 
     /// What the memo holds; guarded by the lock.
     private struct State {
         /// How many distinct headers are shared between entries; texts with a header beyond
-        /// these keep it in their own entry.
+        /// these keep their own.
         static let sharedHeaderLimit = 16
 
         var entries: [Key: Entry] = [:]
-        /// The headers entries share, each text `header.` up to and including the first dot.
-        var headers: [[UInt8]] = []
+        /// The headers entries share.
+        var headers: [SignedText.Header] = []
 
-        /// A compact copy of a text, its header shared with earlier entries when possible.
-        mutating func text(of bytes: UnsafeBufferPointer<UInt8>) -> RememberedText {
-            guard let base = bytes.baseAddress, let dot = memchr(base, Int32(UInt8(ascii: ".")), bytes.count) else {
-                return RememberedText(header: [], rest: Array(bytes))
+        /// The text with its header one of those the memo shares when the bytes are the same:
+        /// a restore's texts share their request's copy of the header, which the memo should
+        /// not keep alive for each restore it remembers something of.
+        mutating func sharingHeader(_ text: SignedText) -> SignedText {
+            guard case .split(let header, let rest) = text.layout else {
+                let split = SignedText(splitting: text.string, sharingHeaderWith: headers)
+                adopt(split)
+                return split
             }
-            let headerLength = base.distance(to: dot.assumingMemoryBound(to: UInt8.self)) + 1
-            let header = UnsafeBufferPointer(rebasing: bytes[..<headerLength])
-            let rest = Array(bytes[headerLength...])
-            if let shared = headers.first(where: { RememberedText.same($0, header) }) {
-                return RememberedText(header: shared, rest: rest)
+            if headers.contains(where: { $0 === header }) { return text }
+            if let shared = header.bytes.withUnsafeBufferPointer({ bytes in headers.first { $0.matches(bytes) } }) {
+                return SignedText(header: shared, rest: rest)
             }
-            let copy = Array(header)
-            if headers.count < Self.sharedHeaderLimit { headers.append(copy) }
-            return RememberedText(header: copy, rest: rest)
+            adopt(text)
+            return text
+        }
+
+        /// Shares the text's header from now on, if there is room.
+        private mutating func adopt(_ text: SignedText) {
+            guard case .split(let header, _) = text.layout, headers.count < Self.sharedHeaderLimit,
+                !headers.contains(where: { $0 === header })
+            else { return }
+            headers.append(header)
         }
     }
 
     /// A remembered record (without its text) and the text it was verified from.
     private struct Entry {
         let record: TransactionRecord
-        let text: RememberedText
-    }
-
-    /// A text as two byte arrays, `header` possibly shared by many entries.
-    private struct RememberedText {
-        let header: [UInt8]
-        let rest: [UInt8]
-
-        /// Whether `bytes` are exactly this text.
-        func equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard bytes.count == header.count + rest.count else { return false }
-            return Self.same(header, UnsafeBufferPointer(rebasing: bytes[..<header.count]))
-                && Self.same(rest, UnsafeBufferPointer(rebasing: bytes[header.count...]))
-        }
-
-        static func same(_ stored: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard stored.count == bytes.count else { return false }
-            guard let base = bytes.baseAddress, !stored.isEmpty else { return true }
-            return stored.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, stored.count) == 0 }
-        }
+        let text: SignedText
     }
 
     /// A text's length and its last 16 bytes.
@@ -141,6 +146,11 @@ final class VerifiedJWSMemo: Sendable {
                 return Key(length: bytes.count, tail: ((end - 16).loadUnaligned(as: UInt64.self), (end - 8).loadUnaligned(as: UInt64.self)))
             }) else { return nil }
             self = key
+        }
+
+        init?(_ text: SignedText) {
+            guard text.utf8Count >= 16 else { return nil }
+            self.init(length: text.utf8Count, tail: text.lastSixteenBytes)
         }
 
         private init(length: Int, tail: (UInt64, UInt64)) {

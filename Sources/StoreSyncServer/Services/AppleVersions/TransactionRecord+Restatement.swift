@@ -13,7 +13,7 @@ extension TransactionRecord {
         guard let current, evidence.kind == current.evidence.kind else { return false }
         var signedAgain = self
         signedAgain.signedDate = current.signedDate
-        signedAgain.signedTransaction = current.signedTransaction
+        signedAgain.signedText = current.signedText
         signedAgain.evidence = current.evidence
         return signedAgain == current
     }

@@ -13,19 +13,19 @@ package enum FirstClaimWrites {
     /// Writes `records` as first claims of `accountId`, in the order a restore writes them.
     ///
     /// - Parameters:
-    ///   - records: Versions of purchases no account holds, with their signed texts.
+    ///   - records: Versions of purchases no account holds, with their signed texts (split and
+    ///     hashed, as a restore has them from recalling its entries before its transaction,
+    ///     when ``SignedTextSplitter`` made them; any other text is hashed in it).
     ///   - accountId: The claiming account; it must exist.
     ///   - now: The time of the restore.
     ///   - queuesWebhookDeliveries: Whether each event queues a webhook delivery, as a server
     ///     with `STORESYNC_WEBHOOK_URL` does.
-    ///   - knownDigests: The digests of the texts, as a restore has them from recalling its
-    ///     entries before its transaction; texts without one are hashed in it.
     ///   - connection: A connection inside the database transaction to write in.
     /// - Throws: ``PostgresLibPQ/PostgresError`` (a purchase some account holds already is a
     ///   unique violation in none of these statements: its owner row is simply left alone).
     package static func store(
         _ records: [TransactionRecord], for accountId: UUID, at now: Date, queuesWebhookDeliveries: Bool,
-        knownDigests: KnownTextDigests = KnownTextDigests(), on connection: PostgresConnection
+        on connection: PostgresConnection
     ) async throws {
         let chains = SyncTransaction.chains(of: records.map { SyncItem.verified($0, entry: nil) })
         var plan = SyncTransaction.Plan()
@@ -37,7 +37,7 @@ package enum FirstClaimWrites {
         try await OwnershipRepository().insertMissing(
             plan.newOwners.map { ($0.originalTransactionId, chains[$0.originalTransactionId]![0].environment, $0) },
             on: connection)
-        _ = try await TransactionRepository().insert(plan.versions, knownDigests: knownDigests, on: connection)
+        _ = try await TransactionRepository().insert(plan.versions, on: connection)
         _ = try await EventRepository(queuesWebhookDeliveries: queuesWebhookDeliveries)
             .append(plan.events, bumpingVersionsOf: plan.changed, on: connection)
     }

@@ -42,7 +42,7 @@ struct PurchaseSyncService: Sendable {
         }
         let options = SyncOptions(userInitiated: false, dryRun: false)
         let outcome = try await sync(
-            items, for: device.accountId, options: options, startingFrom: nil, knownDigests: KnownTextDigests())
+            items, for: device.accountId, options: options, startingFrom: nil)
         if records.count == 1, let verdict = outcome.verdicts.first, verdict.verdict == .ownedByOtherAccount {
             throw SyncError.ownedByOtherAccount(reason: verdict.reason ?? "the purchase is owned by another account")
         }
@@ -83,13 +83,12 @@ struct PurchaseSyncService: Sendable {
         async let fromReceipt = receiptItems(receipt)
         async let read = readHoldings(of: device.accountId)
         let recalled = await verification.recall(consume entries)
-        let digests = KnownTextDigests(VerificationService.hashedTexts(in: recalled))
         let holdings = try await read
         var items = await verification.verify(consume recalled, against: holdings)
         items += try await fromReceipt
         items += flags
         return try await sync(
-            consume items, for: device.accountId, options: options, startingFrom: holdings, knownDigests: consume digests)
+            consume items, for: device.accountId, options: options, startingFrom: holdings)
     }
 
     /// The items of an app receipt's in-app purchases, each admitted or rejected by the
@@ -124,22 +123,17 @@ struct PurchaseSyncService: Sendable {
     /// - Parameters:
     ///   - read: What the account held when read before the transaction, if it was; the
     ///     transaction starts from it when the account's version has not moved since.
-    ///   - knownDigests: The digests of presented texts that recalling them computed already; it
-    ///     holds the texts too, so it is let go with them.
     private func sync(
-        _ items: consuming [SyncItem], for accountId: UUID, options: SyncOptions, startingFrom read: AccountHoldings?,
-        knownDigests: consuming KnownTextDigests
+        _ items: consuming [SyncItem], for accountId: UUID, options: SyncOptions, startingFrom read: AccountHoldings?
     ) async throws -> SyncOutcome {
         let now = now()
         let catalog = catalog.current
         let presented = consume items
         let chains = SyncTransaction.chains(of: presented)
-        // Optional so that it can be let go with the texts it holds, once they are stored.
-        var digests: KnownTextDigests? = consume knownDigests
         let (verdicts, written) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
             let transaction = SyncTransaction(
                 connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
-                events: events, knownDigests: digests ?? KnownTextDigests())
+                events: events)
             let before = try await transaction.lockAccount(startingFrom: read)
             let decided = try await transaction.decide(chains, before: before.ledger)
             var plan = transaction.plan(chains, decided: decided, before: before.ledger)
@@ -153,7 +147,6 @@ struct PurchaseSyncService: Sendable {
         // Stored: the signed texts, most of a large restore's memory, are not needed for the answer.
         _ = consume presented
         _ = consume chains
-        digests = nil
         SyncMetrics.record(verdicts, dryRun: options.dryRun)
         if options.dryRun {
             let preview = try snapshots.previewResponse(

@@ -42,7 +42,7 @@ extension SyncTransaction {
     func write(_ plan: Plan, before: AccountHoldings) async throws -> Written {
         var changed = plan.changed
         let versions = Self.unstored(plan.versions, presenter: presenter, before: before.ledger)
-        let inserted = try await transactions.insert(versions, knownDigests: knownDigests, on: connection)
+        let inserted = try await transactions.insert(versions, on: connection)
         for key in inserted { changed.insert(key.accountId) }
         // After the presented versions, so those stay this restore's own (`accepted`).
         let shares = plan.shares.map { (originalTransactionId: $0.originalTransactionId, from: $0.from, to: $0.to) }

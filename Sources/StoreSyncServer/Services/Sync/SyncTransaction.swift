@@ -18,9 +18,6 @@ struct SyncTransaction {
     let now: Date
     /// Appends events (and queues their webhook deliveries) in this transaction.
     let events: EventRepository
-    /// The digests of presented texts that recalling them computed already; the versions insert
-    /// hashes only the others.
-    var knownDigests = KnownTextDigests()
 
     let accounts = AccountRepository()
     let transactions = TransactionRepository()
