@@ -134,11 +134,12 @@ package final class SignedText: Sendable, Hashable {
         if case .split(let left, let leftRest) = lhs.layout, case .split(let right, let rightRest) = rhs.layout,
             left.bytes.count == right.bytes.count
         {
-            return (left === right || left.bytes == right.bytes) && leftRest == rightRest
+            // The rests first: they differ far more often, and are the shorter part.
+            return Self.sameBytes(leftRest, rightRest) && (left === right || Self.sameBytes(left.bytes, right.bytes))
         }
         return lhs.withParts { leftHead, leftRest in
             rhs.withParts { rightHead, rightRest in
-                Self.sameBytes([leftHead, leftRest], [rightHead, rightRest])
+                Self.sameBytes(inParts: [leftHead, leftRest], [rightHead, rightRest])
             }
         }
     }
@@ -157,6 +158,12 @@ package final class SignedText: Sendable, Hashable {
     package var lastSixteenBytes: (UInt64, UInt64) {
         var tail: (UInt64, UInt64) = (0, 0)
         withParts { head, rest in
+            let last = rest.isEmpty ? head : rest
+            if last.count >= 16, let base = last.baseAddress {
+                let end = UnsafeRawPointer(base + last.count)
+                tail = ((end - 16).loadUnaligned(as: UInt64.self), (end - 8).loadUnaligned(as: UInt64.self))
+                return
+            }
             withUnsafeMutableBytes(of: &tail) { tailBytes in
                 let fromRest = min(16, rest.count)
                 let fromHead = min(16 - fromRest, head.count)
@@ -168,9 +175,21 @@ package final class SignedText: Sendable, Hashable {
         return tail
     }
 
+    /// Whether two arrays hold the same bytes, by `memcmp` (`==` on arrays compares element by
+    /// element).
+    private static func sameBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        guard left.count == right.count else { return false }
+        return left.withUnsafeBufferPointer { a in
+            right.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return true }
+                return memcmp(a, b, left.count) == 0
+            }
+        }
+    }
+
     /// Whether two byte sequences, each given in parts, are the same bytes (equal total length
     /// is checked by the caller).
-    private static func sameBytes(_ left: [UnsafeBufferPointer<UInt8>], _ right: [UnsafeBufferPointer<UInt8>]) -> Bool {
+    private static func sameBytes(inParts left: [UnsafeBufferPointer<UInt8>], _ right: [UnsafeBufferPointer<UInt8>]) -> Bool {
         var leftPart = 0, leftOffset = 0, rightPart = 0, rightOffset = 0
         while leftPart < left.count, rightPart < right.count {
             let a = left[leftPart], b = right[rightPart]

@@ -77,6 +77,8 @@ package struct RestoreRequestStream {
     /// After `[` or `,` in `entries`: an element must come.
     private var elementDue = true
     private(set) var entries: [RestoreEntry] = []
+    /// The headers the records' texts read so far share (``StoreSyncCore/SignedText``).
+    private var sharedHeaders: [SignedText.Header] = []
     /// Bytes consumed so far.
     package private(set) var count = 0
 
@@ -299,7 +301,31 @@ package struct RestoreRequestStream {
                 throw try Self.atEntry(position, error)
             }
         }
-        entries.append(decoded)
+        entries.append(sharingHeader(decoded))
+    }
+
+    /// How many distinct headers the texts of one request share: a request's texts almost
+    /// always have one (Apple's chain for a period), a few when they span a change of
+    /// certificates.
+    static let sharedHeaderLimit = 8
+
+    /// The entry with its record's text split after its header, the header shared with the
+    /// texts read before: a restore of ten thousand purchases would otherwise hold ten thousand
+    /// copies of the same certificate chain, three quarters of its texts, from here until its
+    /// rows are stored. An entry that is only a signed text stays as it is (its string is the
+    /// public form of the entry); the restore splits it when it recalls it.
+    private mutating func sharingHeader(_ entry: RestoreEntry) -> RestoreEntry {
+        guard case .record(var record) = entry, let text = record.signedText, case .whole(let string) = text.layout else {
+            return entry
+        }
+        let split = SignedText(splitting: string, sharingHeaderWith: sharedHeaders)
+        if case .split(let header, _) = split.layout, sharedHeaders.count < Self.sharedHeaderLimit,
+            !sharedHeaders.contains(where: { $0 === header })
+        {
+            sharedHeaders.append(header)
+        }
+        record.signedText = split
+        return .record(record)
     }
 
     /// `error`, met decoding entry `position` on its own, as decoding the whole body meets it.

@@ -60,6 +60,33 @@ import Testing
         }
     }
 
+    /// The records' texts come out split after their headers, one header object for all the
+    /// texts that share it (the request's certificate chain held once), each the text sent.
+    @Test func recordsTextsShareTheirHeaderOnceRead() throws {
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        let texts = (0..<6).map { "header-\($0 % 2 == 0 ? "a" : "b").payload-\($0).signature-\($0)" }
+        let entries = texts.enumerated().map { index, text in
+            RestoreEntry.record(TransactionRecord(
+                transactionId: "\(index)", originalTransactionId: "\(index)", productId: "pro", productType: .nonConsumable,
+                purchaseDate: date, originalPurchaseDate: date, signedDate: date, evidence: .jws, signedTransaction: text))
+        } + [.signedTransaction("header-a.only.the-text")]
+        let request = RestoreRequest(entries: entries, userInitiated: true)
+        guard case .read(let read) = Self.streamed(try StoreSyncJSON.makeEncoder().encode(request), fragmentSize: 7) else {
+            Issue.record("the body reads")
+            return
+        }
+        #expect(read == request)
+        let headers = read.entries.compactMap { entry -> SignedText.Header? in
+            guard case .split(let header, _) = entry.record?.signedText?.layout else { return nil }
+            return header
+        }
+        #expect(headers.count == 6)
+        #expect(headers.enumerated().allSatisfy { $1 === headers[$0 % 2] })
+        #expect(headers[0] !== headers[1])
+        #expect(read.entries.map(\.signedTransaction) == entries.map(\.signedTransaction))
+        #expect(read.entries.last == .signedTransaction("header-a.only.the-text"))
+    }
+
     /// Bytes deleted, inserted or replaced anywhere: read the same as the whole body, or refused
     /// as it is, naming the same field. Two differences are allowed, both refusals: a body whose
     /// `entries` appears twice (or whose keys are escaped) is refused here whichever the decoder

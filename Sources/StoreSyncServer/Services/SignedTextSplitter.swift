@@ -36,6 +36,21 @@ package struct SignedTextSplitter {
         return split ?? SignedText(whole: text, sha256: SignedTransactionDigest.bytes(of: text))
     }
 
+    /// `text` split as a string is, with its digest: a text held whole is
+    /// split; a text split already (as a restore's stream reads it) keeps its parts, its digest
+    /// carried on from the saved state of a header with the same bytes.
+    package mutating func split(_ text: SignedText) -> SignedText {
+        switch text.layout {
+        case .whole(let string):
+            return split(string)
+        case .split(let header, let rest):
+            let hashed = header.bytes.withUnsafeBufferPointer { shared($0).1 }
+            var hasher = hashed
+            rest.withUnsafeBytes { hasher.update(data: $0) }
+            return SignedText(header: header, rest: rest, sha256: Data(hasher.finalize()))
+        }
+    }
+
     /// The header object for these bytes, and the hash's state after them.
     private mutating func shared(_ bytes: UnsafeBufferPointer<UInt8>) -> (SignedText.Header, SHA256) {
         if let known = headers.first(where: { $0.header.matches(bytes) }) { return known }

@@ -21,7 +21,8 @@ extension VerificationService {
     /// ``verify(_:against:)``. On every core, order kept.
     ///
     /// From here on no entry holds the request's strings: a text the memo knows is carried by
-    /// the memo's copy, any other split, its header shared with the entries before it. Held
+    /// the memo's copy, any other split, its header shared with the entries before it (a
+    /// record's text comes split from the request's stream already and keeps its parts). Held
     /// whole, a restore of ten thousand texts kept ten thousand copies of the same certificate
     /// chain until its rows were stored, three quarters of its memory.
     ///
@@ -29,21 +30,21 @@ extension VerificationService {
     /// - Returns: One recalled entry per entry, in order.
     func recall(_ entries: consuming [RestoreEntry]) async -> [RecalledEntry] {
         await inSlices(of: entries, sharing: SignedTextSplitter.init) { splitter, entry, index in
-            let jws: String
+            let presentedText: SignedText
             var record: TransactionRecord?
             switch entry {
             case .record(let presented):
-                guard let signed = presented.signedTransaction else { return .settled(.unsigned(presented, entry: index)) }
-                jws = signed
+                guard let signed = presented.signedText else { return .settled(.unsigned(presented, entry: index)) }
+                presentedText = signed
                 record = presented
-            case .signedTransaction(let text):
-                jws = text
+            case .signedTransaction(let jws):
+                presentedText = SignedText(whole: jws)
             }
-            if let known = memo.record(for: jws) {
+            if let known = memo.record(for: presentedText) {
                 record?.signedText = known.signedText
                 return .settled(item(for: record, at: index, verified: known))
             }
-            let text = splitter.split(jws)
+            let text = splitter.split(presentedText)
             record?.signedText = text
             return .unrecalled(record, text: text, index: index)
         }

@@ -51,6 +51,17 @@ final class VerifiedJWSMemo: Sendable {
         return record
     }
 
+    /// The record of a text that verified before, however the text is held, carrying the memo's
+    /// copy of it.
+    func record(for text: SignedText) -> TransactionRecord? {
+        guard let key = Key(text), let entry = state.withLockedValue({ $0.entries[key] }), entry.text == text else {
+            return nil
+        }
+        var record = entry.record
+        record.signedText = entry.text
+        return record
+    }
+
     /// Records remembered per taking of the lock: few enough that a lookup never waits long
     /// behind a large restore's texts, many enough that the verifying cores rarely meet there.
     static let rememberedPerLock = 64
