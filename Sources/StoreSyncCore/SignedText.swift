@@ -139,7 +139,12 @@ package final class SignedText: Sendable, Hashable {
         }
         return lhs.withParts { leftHead, leftRest in
             rhs.withParts { rightHead, rightRest in
-                Self.sameBytes(inParts: [leftHead, leftRest], [rightHead, rightRest])
+                guard leftRest.isEmpty, rightRest.isEmpty else {
+                    return Self.sameBytes(inParts: [leftHead, leftRest], [rightHead, rightRest])
+                }
+                // Both whole (a device's records): one comparison, nothing allocated.
+                guard let left = leftHead.baseAddress, let right = rightHead.baseAddress else { return true }
+                return memcmp(left, right, leftHead.count) == 0
             }
         }
     }
