@@ -80,4 +80,45 @@ import Testing
         let found = memo.record(for: String(decoding: Array(remembered.signedTransaction!.utf8), as: UTF8.self))
         #expect(found == remembered)
     }
+
+    /// A text is found however it is held, remembered from one form and asked for in the
+    /// other; the record found carries the memo's copy, never the asker's.
+    @Test func aTextIsFoundWhetherHeldSplitOrWhole() {
+        let memo = VerifiedJWSMemo()
+        let jws = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJlLWJ5dGVzLTEyMzQ1Njc4"
+        var splitRecord = record(jws)
+        splitRecord.signedText = SignedText(splitting: jws)
+        memo.remember([splitRecord])
+        let asked = SignedText(whole: String(decoding: Array(jws.utf8), as: UTF8.self))
+        let found = memo.record(for: asked)
+        #expect(found?.signedTransaction == jws)
+        #expect(found?.signedText !== asked)
+        #expect(memo.record(for: SignedText(splitting: jws))?.signedTransaction == jws)
+        #expect(memo.record(for: jws)?.signedTransaction == jws)
+
+        let other = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMiJ9.c2lnbmF0dXJlLWJ5dGVzLTEyMzQ1Njc4"
+        memo.remember([record(other)])
+        #expect(memo.record(for: SignedText(splitting: other))?.signedTransaction == other)
+        let forged = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMyJ9.c2lnbmF0dXJlLWJ5dGVzLTEyMzQ1Njc4"
+        #expect(memo.record(for: SignedText(splitting: forged)) == nil)
+        #expect(memo.record(for: SignedText(whole: forged)) == nil)
+    }
+
+    /// Texts that share a header are remembered with the memo's own header object, not the
+    /// request's, which a remembered text would otherwise keep alive.
+    @Test func rememberedTextsShareTheMemosHeader() {
+        let memo = VerifiedJWSMemo()
+        let texts = (0..<3).map { "eyJhbGciOiJFUzI1NiJ9.payload-\($0).signature-bytes-\($0)-0123456789" }
+        for text in texts {
+            var record = record(text)
+            record.signedText = SignedText(splitting: text)  // a header object of its own each
+            memo.remember([record])
+        }
+        let headers = texts.compactMap { text -> SignedText.Header? in
+            guard case .split(let header, _) = memo.record(for: text)?.signedText?.layout else { return nil }
+            return header
+        }
+        #expect(headers.count == 3)
+        #expect(headers.allSatisfy { $0 === headers[0] })
+    }
 }
