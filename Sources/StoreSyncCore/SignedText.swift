@@ -64,21 +64,16 @@ package final class SignedText: Sendable, Hashable {
         self.sha256 = sha256
     }
 
-    /// The same text, its header shared when one of `headers` is the same bytes; a text without
-    /// a dot is held whole.
-    package convenience init(splitting text: String, sharingHeaderWith headers: [Header] = []) {
-        var text = text
-        let parts = text.withUTF8 { bytes -> (Header, [UInt8])? in
-            guard let end = Self.headerLength(of: bytes) else { return nil }
-            let header = UnsafeBufferPointer(rebasing: bytes[..<end])
-            let shared = headers.first { $0.matches(header) } ?? Header(Array(header))
-            return (shared, Array(bytes[end...]))
-        }
-        if let (header, rest) = parts {
-            self.init(header: header, rest: rest)
-        } else {
-            self.init(whole: text)
-        }
+    /// The same text split after its header, the header its own (texts that share their
+    /// headers go through ``SharedHeaders``); a text without a dot is held whole.
+    package convenience init(splitting text: String) {
+        var own = SharedHeaders(limit: 0)
+        self.init(layout: own.split(text).layout, sha256: nil)
+    }
+
+    private init(layout: Layout, sha256: Data?) {
+        self.layout = layout
+        self.sha256 = sha256
     }
 
     /// The length of `bytes`' header with its dot: up to and including the first `.`; `nil`

@@ -77,8 +77,10 @@ package struct RestoreRequestStream {
     /// After `[` or `,` in `entries`: an element must come.
     private var elementDue = true
     private(set) var entries: [RestoreEntry] = []
-    /// The headers the records' texts read so far share (``StoreSyncCore/SignedText``).
-    private var sharedHeaders: [SignedText.Header] = []
+    /// The headers the records' texts read so far share (``StoreSyncCore/SignedText``): a
+    /// request's texts almost always have one (Apple's chain for a period), a few when they
+    /// span a change of certificates.
+    private var sharedHeaders = SharedHeaders(limit: 8)
     /// Bytes consumed so far.
     package private(set) var count = 0
 
@@ -304,11 +306,6 @@ package struct RestoreRequestStream {
         entries.append(sharingHeader(decoded))
     }
 
-    /// How many distinct headers the texts of one request share: a request's texts almost
-    /// always have one (Apple's chain for a period), a few when they span a change of
-    /// certificates.
-    static let sharedHeaderLimit = 8
-
     /// The entry with its record's text split after its header, the header shared with the
     /// texts read before: a restore of ten thousand purchases would otherwise hold ten thousand
     /// copies of the same certificate chain, three quarters of its texts, from here until its
@@ -318,13 +315,7 @@ package struct RestoreRequestStream {
         guard case .record(var record) = entry, let text = record.signedText, case .whole(let string) = text.layout else {
             return entry
         }
-        let split = SignedText(splitting: string, sharingHeaderWith: sharedHeaders)
-        if case .split(let header, _) = split.layout, sharedHeaders.count < Self.sharedHeaderLimit,
-            !sharedHeaders.contains(where: { $0 === header })
-        {
-            sharedHeaders.append(header)
-        }
-        record.signedText = split
+        record.signedText = sharedHeaders.split(string)
         return .record(record)
     }
 

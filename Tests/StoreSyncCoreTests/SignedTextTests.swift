@@ -51,20 +51,40 @@ import Testing
     }
 
     @Test func aHeaderIsSharedOnlyWithTheSameBytes() {
-        let first = SignedText(splitting: "header-one.payload.signature-1")
-        guard case .split(let shared, _) = first.layout else {
+        var headers = SharedHeaders(limit: 8)
+        let texts = ["header-one.payload.signature-1", "header-one.payload.signature-2", "header-two.payload.signature-3"]
+        let split = texts.map { headers.split($0) }
+        let held = split.compactMap { text -> SignedText.Header? in
+            guard case .split(let header, _) = text.layout else { return nil }
+            return header
+        }
+        #expect(held.count == 3)
+        #expect(held[0] === held[1])
+        #expect(held[0] !== held[2])
+        #expect(split.map(\.string) == texts)
+        #expect(headers.headers.count == 2)
+    }
+
+    /// A text split elsewhere takes the shared header with the same bytes; one with a new
+    /// header brings its own object in, while there is room, and beyond the limit keeps it.
+    @Test func sharingATextSplitElsewhereKeepsItsBytes() {
+        var headers = SharedHeaders(limit: 1)
+        let first = headers.split("header-one.payload.signature-1")
+        let elsewhere = SignedText(splitting: "header-one.payload.signature-2")
+        let shared = headers.sharing(elsewhere)
+        guard case .split(let firstHeader, _) = first.layout, case .split(let sharedHeader, _) = shared.layout else {
             Issue.record("split")
             return
         }
-        let second = SignedText(splitting: "header-one.payload.signature-2", sharingHeaderWith: [shared])
-        let other = SignedText(splitting: "header-two.payload.signature-3", sharingHeaderWith: [shared])
-        guard case .split(let secondHeader, _) = second.layout, case .split(let otherHeader, _) = other.layout else {
-            Issue.record("split")
-            return
-        }
-        #expect(secondHeader === shared)
-        #expect(otherHeader !== shared)
-        #expect(other.string == "header-two.payload.signature-3")
+        #expect(sharedHeader === firstHeader)
+        #expect(shared == elsewhere)
+        #expect(headers.sharing(first) === first, "a text holding a shared header already is returned as it is")
+
+        let beyond = SignedText(splitting: "header-two.payload.signature-3")
+        #expect(headers.sharing(beyond) === beyond, "beyond the limit a text keeps its own header")
+        #expect(headers.headers.count == 1)
+        #expect(headers.sharing(SignedText(whole: "header-one.x.y")).string == "header-one.x.y")
+        #expect(headers.split("no-dot") == SignedText(whole: "no-dot"))
     }
 
     @Test func aRecordIsTheSameWhetherItsTextIsSplitOrWhole() throws {

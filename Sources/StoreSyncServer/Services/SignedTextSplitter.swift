@@ -12,11 +12,11 @@ package import StoreSyncCore
 ///
 /// One per slice of a restore's entries, so the cores recalling them share nothing.
 package struct SignedTextSplitter {
-    /// How many distinct headers are kept to share: a batch's texts almost always share one
-    /// (Apple's chain for a period), a few when a restore spans a change of certificates.
-    static let sharedHeaderLimit = 8
-
-    private var headers: [(header: SignedText.Header, hashed: SHA256)] = []
+    /// The headers shared: a batch's texts almost always share one.
+    private var headers = SharedHeaders(limit: 8)
+    /// The hash's state after each shared header. Kept only for headers ``headers`` holds,
+    /// which stay alive as long as it does, so an identifier is never another header's.
+    private var states: [ObjectIdentifier: SHA256] = [:]
 
     /// A splitter that has seen no header.
     package init() {}
@@ -24,40 +24,32 @@ package struct SignedTextSplitter {
     /// `text` split after its header, its header shared with an earlier text's when the bytes
     /// are the same, with the SHA-256 of the whole text; a text without a dot stays whole.
     package mutating func split(_ text: String) -> SignedText {
-        var text = text
-        let split = text.withUTF8 { bytes -> SignedText? in
-            guard let end = SignedText.headerLength(of: bytes) else { return nil }
-            let (header, hashed) = shared(UnsafeBufferPointer(rebasing: bytes[..<end]))
-            let rest = UnsafeBufferPointer(rebasing: bytes[end...])
-            var hasher = hashed
-            hasher.update(data: UnsafeRawBufferPointer(rest))
-            return SignedText(header: header, rest: Array(rest), sha256: Data(hasher.finalize()))
-        }
-        return split ?? SignedText(whole: text, sha256: SignedTransactionDigest.bytes(of: text))
+        hashed(headers.split(text))
     }
 
-    /// `text` split as a string is, with its digest: a text held whole is
-    /// split; a text split already (as a restore's stream reads it) keeps its parts, its digest
-    /// carried on from the saved state of a header with the same bytes.
+    /// `text` split as a string is, with its digest: a text held whole is split; a text split
+    /// already (as a restore's stream reads it) keeps its parts, its digest carried on from the
+    /// saved state of a header with the same bytes.
     package mutating func split(_ text: SignedText) -> SignedText {
-        switch text.layout {
-        case .whole(let string):
-            return split(string)
-        case .split(let header, let rest):
-            let hashed = header.bytes.withUnsafeBufferPointer { shared($0).1 }
-            var hasher = hashed
-            rest.withUnsafeBytes { hasher.update(data: $0) }
-            return SignedText(header: header, rest: rest, sha256: Data(hasher.finalize()))
-        }
+        hashed(headers.sharing(text))
     }
 
-    /// The header object for these bytes, and the hash's state after them.
-    private mutating func shared(_ bytes: UnsafeBufferPointer<UInt8>) -> (SignedText.Header, SHA256) {
-        if let known = headers.first(where: { $0.header.matches(bytes) }) { return known }
-        var hashed = SHA256()
-        hashed.update(data: UnsafeRawBufferPointer(bytes))
-        let header = SignedText.Header(Array(bytes))
-        if headers.count < Self.sharedHeaderLimit { headers.append((header, hashed)) }
-        return (header, hashed)
+    /// The same text, with its SHA-256.
+    private mutating func hashed(_ text: SignedText) -> SignedText {
+        guard case .split(let header, let rest) = text.layout else {
+            return SignedText(whole: text.string, sha256: SignedTransactionDigest.bytes(of: text))
+        }
+        var hasher = state(after: header)
+        rest.withUnsafeBytes { hasher.update(data: $0) }
+        return SignedText(header: header, rest: rest, sha256: Data(hasher.finalize()))
+    }
+
+    /// The hash's state after the header's bytes.
+    private mutating func state(after header: SignedText.Header) -> SHA256 {
+        if let saved = states[ObjectIdentifier(header)] { return saved }
+        var hasher = SHA256()
+        header.bytes.withUnsafeBytes { hasher.update(data: $0) }
+        if headers.contains(header) { states[ObjectIdentifier(header)] = hasher }
+        return hasher
     }
 }

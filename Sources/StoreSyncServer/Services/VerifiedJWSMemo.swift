@@ -2,12 +2,6 @@ import Foundation
 import NIOConcurrencyHelpers
 import StoreSyncCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Signed transactions this server already verified, found again by their exact text.
 ///
 /// A device re-sends the same JWS at every restore and every launch (unfinished
@@ -42,13 +36,7 @@ final class VerifiedJWSMemo: Sendable {
     /// The record of a JWS whose exact text verified before, carrying the memo's copy of that
     /// text (the same bytes, its header shared), so the request's string can be let go.
     func record(for jws: String) -> TransactionRecord? {
-        var jws = jws
-        guard let key = Key(jws), let entry = state.withLockedValue({ $0.entries[key] }),
-            jws.withUTF8({ bytes in entry.text.withParts { Self.equal(bytes, head: $0, rest: $1) } })
-        else { return nil }
-        var record = entry.record
-        record.signedText = entry.text
-        return record
+        record(for: SignedText(whole: jws))
     }
 
     /// The record of a text that verified before, however the text is held, carrying the memo's
@@ -82,60 +70,18 @@ final class VerifiedJWSMemo: Sendable {
                 stripped.signedText = nil
                 // Full: start over. Simpler than LRU, and forgetting costs only a re-verification.
                 if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-                state.entries[key] = Entry(record: stripped, text: state.sharingHeader(text))
+                state.entries[key] = Entry(record: stripped, text: state.headers.sharing(text))
             }
         }
-    }
-
-    /// Whether `bytes` are the text given as `head` then `rest`.
-    private static func equal(
-        _ bytes: UnsafeBufferPointer<UInt8>, head: UnsafeBufferPointer<UInt8>, rest: UnsafeBufferPointer<UInt8>
-    ) -> Bool {
-        guard bytes.count == head.count + rest.count else { return false }
-        return same(head, UnsafeBufferPointer(rebasing: bytes[..<head.count]))
-            && same(rest, UnsafeBufferPointer(rebasing: bytes[head.count...]))
-    }
-
-    private static func same(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard left.count == right.count else { return false }
-        guard let a = left.baseAddress, let b = right.baseAddress else { return true }
-        return memcmp(a, b, left.count) == 0
     }
 
     /// What the memo holds; guarded by the lock.
     private struct State {
-        /// How many distinct headers are shared between entries; texts with a header beyond
-        /// these keep their own.
-        static let sharedHeaderLimit = 16
-
         var entries: [Key: Entry] = [:]
-        /// The headers entries share.
-        var headers: [SignedText.Header] = []
-
-        /// The text with its header one of those the memo shares when the bytes are the same:
-        /// a restore's texts share their request's copy of the header, which the memo should
-        /// not keep alive for each restore it remembers something of.
-        mutating func sharingHeader(_ text: SignedText) -> SignedText {
-            guard case .split(let header, let rest) = text.layout else {
-                let split = SignedText(splitting: text.string, sharingHeaderWith: headers)
-                adopt(split)
-                return split
-            }
-            if headers.contains(where: { $0 === header }) { return text }
-            if let shared = header.bytes.withUnsafeBufferPointer({ bytes in headers.first { $0.matches(bytes) } }) {
-                return SignedText(header: shared, rest: rest)
-            }
-            adopt(text)
-            return text
-        }
-
-        /// Shares the text's header from now on, if there is room.
-        private mutating func adopt(_ text: SignedText) {
-            guard case .split(let header, _) = text.layout, headers.count < Self.sharedHeaderLimit,
-                !headers.contains(where: { $0 === header })
-            else { return }
-            headers.append(header)
-        }
+        /// The headers entries share. A restore's texts come with their request's copy of the
+        /// header, which the memo should not keep alive for each restore it remembers something
+        /// of; texts with a header beyond these keep their own.
+        var headers = SharedHeaders(limit: 16)
     }
 
     /// A remembered record (without its text) and the text it was verified from.
@@ -148,16 +94,6 @@ final class VerifiedJWSMemo: Sendable {
     private struct Key: Hashable {
         let length: Int
         let tail: (UInt64, UInt64)
-
-        init?(_ jws: String) {
-            var jws = jws
-            guard let key = jws.withUTF8({ bytes -> Key? in
-                guard bytes.count >= 16, let base = bytes.baseAddress else { return nil }
-                let end = UnsafeRawPointer(base + bytes.count)
-                return Key(length: bytes.count, tail: ((end - 16).loadUnaligned(as: UInt64.self), (end - 8).loadUnaligned(as: UInt64.self)))
-            }) else { return nil }
-            self = key
-        }
 
         init?(_ text: SignedText) {
             guard text.utf8Count >= 16 else { return nil }
