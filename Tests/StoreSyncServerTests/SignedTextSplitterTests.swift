@@ -124,4 +124,36 @@ import Testing
             #expect(stored.matching == stored.rows)
         }
     }
+
+    /// Texts of more distinct headers than any step shares (the stream and recall share 8, the
+    /// memo 16), some repeated: each text keeps its own header beyond the limits, and every one
+    /// is accepted and stored as sent; restored again (through the memo), every one is known.
+    @Test func textsOfManyHeadersAreStoredAsSentAndKnownAgain() async throws {
+        try await withServer { server in
+            let account = try await server.signUp()
+            let now = server.clock.now()
+            let entries = (0..<30).map { index in
+                var record = TestPurchases.record(purchased: now.addingTimeInterval(Double(index)))
+                let header = AppStoreTestHeader(extra: ["kid": "key-\(index % 20)"])
+                record.signedTransaction = server.signer.sign(server.signer.transactionPayload(for: record), header: header)
+                return record
+            }
+            #expect(Set(entries.map { $0.signedTransaction!.prefix { $0 != "." } }).count == 20)
+            let first = try await server.restore(entries, token: account.token)
+            #expect(first.verdicts.map(\.verdict) == Array(repeating: .accepted, count: 30))
+            let stored = try await server.database.withConnection { connection in
+                try await connection.query(
+                    "SELECT transaction_id, storesync_jws(jws_header_sha256, jws_payload, jws_signature) FROM transactions"
+                ).map { try $0.decode((String, String).self) }
+            }
+            let sent = Dictionary(uniqueKeysWithValues: entries.map { ($0.transactionId, $0.signedTransaction!) })
+            #expect(stored.count == 30)
+            #expect(stored.allSatisfy { sent[$0.0] == $0.1 })
+            let digests = try await storedDigestsMatch(server)
+            #expect(digests.matching == 30)
+
+            let again = try await server.restore(entries, token: account.token)
+            #expect(again.verdicts.map(\.verdict) == Array(repeating: .known, count: 30))
+        }
+    }
 }
