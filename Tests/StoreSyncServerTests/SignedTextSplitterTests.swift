@@ -92,15 +92,22 @@ import Testing
             let stored = try await storedDigestsMatch(server)
             #expect(stored.rows == 10)
             #expect(stored.matching == stored.rows)
-            let texts = try await server.database.withConnection { connection in
-                try await connection.query(
-                    "SELECT transaction_id, storesync_jws(jws_header_sha256, jws_payload, jws_signature) FROM transactions"
-                ).map { try $0.decode((String, String).self) }
-            }
-            let sent = Dictionary(uniqueKeysWithValues: entries.map { ($0.transactionId, $0.signedTransaction!) })
-            #expect(texts.count == 10)
-            #expect(texts.allSatisfy { sent[$0.0] == $0.1 })
+            #expect(try await storedTexts(server) == Self.texts(of: entries))
         }
+    }
+
+    /// Every stored text, put back together from its parts, by transaction id.
+    private func storedTexts(_ server: TestApp) async throws -> [String: String] {
+        try await server.database.withConnection { connection in
+            Dictionary(uniqueKeysWithValues: try await connection.query(
+                "SELECT transaction_id, storesync_jws(jws_header_sha256, jws_payload, jws_signature) FROM transactions"
+            ).map { try $0.decode((String, String).self) })
+        }
+    }
+
+    /// The texts of restore entries, by transaction id.
+    private static func texts(of entries: [TransactionRecord]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: entries.map { ($0.transactionId, $0.signedTransaction!) })
     }
 
     /// Split texts carrying digests and whole texts without, in one insert: each row gets its own.
@@ -141,14 +148,7 @@ import Testing
             #expect(Set(entries.map { $0.signedTransaction!.prefix { $0 != "." } }).count == 20)
             let first = try await server.restore(entries, token: account.token)
             #expect(first.verdicts.map(\.verdict) == Array(repeating: .accepted, count: 30))
-            let stored = try await server.database.withConnection { connection in
-                try await connection.query(
-                    "SELECT transaction_id, storesync_jws(jws_header_sha256, jws_payload, jws_signature) FROM transactions"
-                ).map { try $0.decode((String, String).self) }
-            }
-            let sent = Dictionary(uniqueKeysWithValues: entries.map { ($0.transactionId, $0.signedTransaction!) })
-            #expect(stored.count == 30)
-            #expect(stored.allSatisfy { sent[$0.0] == $0.1 })
+            #expect(try await storedTexts(server) == Self.texts(of: entries))
             let digests = try await storedDigestsMatch(server)
             #expect(digests.matching == 30)
 
