@@ -40,9 +40,7 @@ package final class SignedText: Sendable, Hashable {
 
         /// Whether `bytes` are this header's.
         package func matches(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard bytes.count == other.count else { return false }
-            guard let base = other.baseAddress, !bytes.isEmpty else { return true }
-            return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+            bytes.withUnsafeBufferPointer { SignedText.sameBytes($0, other) }
         }
     }
 
@@ -64,16 +62,11 @@ package final class SignedText: Sendable, Hashable {
         self.sha256 = sha256
     }
 
-    /// The same text split after its header, the header its own (texts that share their
-    /// headers go through ``SharedHeaders``); a text without a dot is held whole.
-    package convenience init(splitting text: String) {
+    /// The text split after its header, the header its own (texts that share their headers go
+    /// through ``SharedHeaders``); a text without a dot is held whole.
+    package static func splitting(_ text: String) -> SignedText {
         var own = SharedHeaders(limit: 0)
-        self.init(layout: own.split(text).layout, sha256: nil)
-    }
-
-    private init(layout: Layout, sha256: Data?) {
-        self.layout = layout
-        self.sha256 = sha256
+        return own.split(text)
     }
 
     /// The length of `bytes`' header with its dot: up to and including the first `.`; `nil`
@@ -127,20 +120,12 @@ package final class SignedText: Sendable, Hashable {
         if lhs === rhs { return true }
         guard lhs.utf8Count == rhs.utf8Count else { return false }
         if case .split(let left, let leftRest) = lhs.layout, case .split(let right, let rightRest) = rhs.layout,
-            left.bytes.count == right.bytes.count
+            left === right
         {
-            // The rests first: they differ far more often, and are the shorter part.
-            return Self.sameBytes(leftRest, rightRest) && (left === right || Self.sameBytes(left.bytes, right.bytes))
+            return leftRest.withUnsafeBufferPointer { a in rightRest.withUnsafeBufferPointer { sameBytes(a, $0) } }
         }
         return lhs.withParts { leftHead, leftRest in
-            rhs.withParts { rightHead, rightRest in
-                guard leftRest.isEmpty, rightRest.isEmpty else {
-                    return Self.sameBytes(inParts: [leftHead, leftRest], [rightHead, rightRest])
-                }
-                // Both whole (a device's records): one comparison, nothing allocated.
-                guard let left = leftHead.baseAddress, let right = rightHead.baseAddress else { return true }
-                return memcmp(left, right, leftHead.count) == 0
-            }
+            rhs.withParts { rightHead, rightRest in sameBytes(leftHead, leftRest, as: rightHead, rightRest) }
         }
     }
 
@@ -175,31 +160,24 @@ package final class SignedText: Sendable, Hashable {
         return tail
     }
 
-    /// Whether two arrays hold the same bytes, by `memcmp` (`==` on arrays compares element by
-    /// element).
-    private static func sameBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+    /// Whether two buffers hold the same bytes, by `memcmp`.
+    package static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         guard left.count == right.count else { return false }
-        return left.withUnsafeBufferPointer { a in
-            right.withUnsafeBufferPointer { b in
-                guard let a = a.baseAddress, let b = b.baseAddress else { return true }
-                return memcmp(a, b, left.count) == 0
-            }
-        }
+        guard let a = left.baseAddress, let b = right.baseAddress else { return true }
+        return memcmp(a, b, left.count) == 0
     }
 
-    /// Whether two byte sequences, each given in parts, are the same bytes (equal total length
-    /// is checked by the caller).
-    private static func sameBytes(inParts left: [UnsafeBufferPointer<UInt8>], _ right: [UnsafeBufferPointer<UInt8>]) -> Bool {
-        var leftPart = 0, leftOffset = 0, rightPart = 0, rightOffset = 0
-        while leftPart < left.count, rightPart < right.count {
-            let a = left[leftPart], b = right[rightPart]
-            let length = min(a.count - leftOffset, b.count - rightOffset)
-            if length > 0, memcmp(a.baseAddress! + leftOffset, b.baseAddress! + rightOffset, length) != 0 { return false }
-            leftOffset += length
-            rightOffset += length
-            if leftOffset == a.count { leftPart += 1; leftOffset = 0 }
-            if rightOffset == b.count { rightPart += 1; rightOffset = 0 }
-        }
-        return true
+    /// Whether `head` then `rest` are the same bytes as `otherHead` then `otherRest`, the two
+    /// totals being equal: three comparisons of the stretches the two divisions make, whichever
+    /// head is the shorter.
+    private static func sameBytes(
+        _ head: UnsafeBufferPointer<UInt8>, _ rest: UnsafeBufferPointer<UInt8>,
+        as otherHead: UnsafeBufferPointer<UInt8>, _ otherRest: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        guard head.count <= otherHead.count else { return sameBytes(otherHead, otherRest, as: head, rest) }
+        let between = otherHead.count - head.count
+        return sameBytes(head, UnsafeBufferPointer(rebasing: otherHead[..<head.count]))
+            && sameBytes(UnsafeBufferPointer(rebasing: otherHead[head.count...]), UnsafeBufferPointer(rebasing: rest[..<between]))
+            && sameBytes(UnsafeBufferPointer(rebasing: rest[between...]), otherRest)
     }
 }

@@ -13,7 +13,7 @@ import Testing
     @Test func aSplitTextIsTheSameTextAsTheWholeOne() async {
         await propertyCheck(count: 300, input: Self.texts) { text in
             let whole = SignedText(whole: text)
-            let split = SignedText(splitting: text)
+            let split = SignedText.splitting(text)
             #expect(split.string == text)
             #expect(Array(split.string.utf8) == Array(text.utf8))
             #expect(split.utf8Count == text.utf8.count)
@@ -44,9 +44,9 @@ import Testing
             bytes[position] = bytes[position] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
             let other = String(decoding: bytes, as: UTF8.self)
             guard Array(other.utf8) != Array(text.utf8) else { return }
-            #expect(SignedText(splitting: text) != SignedText(splitting: other))
-            #expect(SignedText(splitting: text) != SignedText(whole: other))
-            #expect(SignedText(whole: text) != SignedText(splitting: other))
+            #expect(SignedText.splitting(text) != SignedText.splitting(other))
+            #expect(SignedText.splitting(text) != SignedText(whole: other))
+            #expect(SignedText(whole: text) != SignedText.splitting(other))
         }
     }
 
@@ -70,7 +70,7 @@ import Testing
     @Test func sharingATextSplitElsewhereKeepsItsBytes() {
         var headers = SharedHeaders(limit: 1)
         let first = headers.split("header-one.payload.signature-1")
-        let elsewhere = SignedText(splitting: "header-one.payload.signature-2")
+        let elsewhere = SignedText.splitting("header-one.payload.signature-2")
         let shared = headers.sharing(elsewhere)
         guard case .split(let firstHeader, _) = first.layout, case .split(let sharedHeader, _) = shared.layout else {
             Issue.record("split")
@@ -80,7 +80,7 @@ import Testing
         #expect(shared == elsewhere)
         #expect(headers.sharing(first) === first, "a text holding a shared header already is returned as it is")
 
-        let beyond = SignedText(splitting: "header-two.payload.signature-3")
+        let beyond = SignedText.splitting("header-two.payload.signature-3")
         #expect(headers.sharing(beyond) === beyond, "beyond the limit a text keeps its own header")
         #expect(headers.headers.count == 1)
         #expect(headers.sharing(SignedText(whole: "header-one.x.y")).string == "header-one.x.y")
@@ -94,7 +94,7 @@ import Testing
             purchaseDate: Date(timeIntervalSince1970: 1_700_000_000), originalPurchaseDate: Date(timeIntervalSince1970: 1_700_000_000),
             signedDate: Date(timeIntervalSince1970: 1_700_000_000), evidence: .jws, signedTransaction: jws)
         var split = whole
-        split.signedText = SignedText(splitting: jws)
+        split.signedText = SignedText.splitting(jws)
         #expect(split.signedTransaction == jws)
         #expect(split == whole)
         #expect(split.hashValue == whole.hashValue)

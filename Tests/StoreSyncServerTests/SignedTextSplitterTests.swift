@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aTextWithoutADigestIsHashedWhole() {
-        let text = SignedText(splitting: "header.payload.signature")
+        let text = SignedText.splitting("header.payload.signature")
         #expect(text.sha256 == nil)
         #expect(SignedTransactionDigest.bytes(of: text) == sha256("header.payload.signature"))
     }

@@ -87,20 +87,20 @@ import Testing
         let memo = VerifiedJWSMemo()
         let jws = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJlLWJ5dGVzLTEyMzQ1Njc4"
         var splitRecord = record(jws)
-        splitRecord.signedText = SignedText(splitting: jws)
+        splitRecord.signedText = SignedText.splitting(jws)
         memo.remember([splitRecord])
         let asked = SignedText(whole: String(decoding: Array(jws.utf8), as: UTF8.self))
         let found = memo.record(for: asked)
         #expect(found?.signedTransaction == jws)
         #expect(found?.signedText !== asked)
-        #expect(memo.record(for: SignedText(splitting: jws))?.signedTransaction == jws)
+        #expect(memo.record(for: SignedText.splitting(jws))?.signedTransaction == jws)
         #expect(memo.record(for: jws)?.signedTransaction == jws)
 
         let other = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMiJ9.c2lnbmF0dXJlLWJ5dGVzLTEyMzQ1Njc4"
         memo.remember([record(other)])
-        #expect(memo.record(for: SignedText(splitting: other))?.signedTransaction == other)
+        #expect(memo.record(for: SignedText.splitting(other))?.signedTransaction == other)
         let forged = "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMyJ9.c2lnbmF0dXJlLWJ5dGVzLTEyMzQ1Njc4"
-        #expect(memo.record(for: SignedText(splitting: forged)) == nil)
+        #expect(memo.record(for: SignedText.splitting(forged)) == nil)
         #expect(memo.record(for: SignedText(whole: forged)) == nil)
     }
 
@@ -111,7 +111,7 @@ import Testing
         let texts = (0..<3).map { "eyJhbGciOiJFUzI1NiJ9.payload-\($0).signature-bytes-\($0)-0123456789" }
         for text in texts {
             var record = record(text)
-            record.signedText = SignedText(splitting: text)  // a header object of its own each
+            record.signedText = SignedText.splitting(text)  // a header object of its own each
             memo.remember([record])
         }
         let headers = texts.compactMap { text -> SignedText.Header? in
