@@ -24,6 +24,23 @@ import Testing
         #expect(try direct == CanonicalJSON.signedContent(of: snapshot))
     }
 
+    /// Texts long enough that the writer's eight-bytes-at-a-time search meets every escape at
+    /// every place in a word, held whole or split at any byte (the writer escapes each part on
+    /// its own).
+    @Test func aTextIsWrittenAsTheCodablePathWritesItHeldWholeOrInParts() async {
+        let longText = WireGenerators.escapeHeavyText.array(of: 0...12).map { $0.joined() }
+        await propertyCheck(count: 400, input: zip(longText, Gen.int(in: 0...1_000), Gen.bool)) { text, cut, split in
+            var snapshot = WireFixture.snapshot
+            let bytes = Array(text.utf8)
+            let headerLength = cut % (bytes.count + 1)
+            snapshot.transactions[0].signedText = split
+                ? SignedText(header: SignedText.Header(Array(bytes[..<headerLength])), rest: Array(bytes[headerLength...]))
+                : SignedText(whole: text)
+            let written = try snapshot.signedBytes()
+            #expect(try written == CanonicalJSON.signedContent(of: snapshot))
+        }
+    }
+
     @Test(arguments: [-62_135_596_800_001, 253_402_300_800_000] as [Int64])
     func aDateNoYearCanWriteFailsOnBothPaths(milliseconds: Int64) {
         var snapshot = WireFixture.snapshot
