@@ -64,9 +64,14 @@ extension VerificationService {
     ///   - entries: The restore's entries as ``recall(_:)`` left them.
     ///   - holdings: What the account holds, read with digests; `nil` when it holds nothing
     ///     known.
-    /// - Returns: One item per entry, in order.
-    func verify(_ entries: [RecalledEntry], against holdings: AccountHoldings?) async -> [SyncItem] {
-        let found = await inSlices(of: entries) { entry, _ -> RecalledEntry in
+    /// - Returns: One item per entry, in order, and the records for ``remember(_:)``, which
+    ///   the caller hands the memo while the items are stored.
+    func verify(
+        _ entries: [RecalledEntry], against holdings: AccountHoldings?
+    ) async -> (items: [SyncItem], learned: [TransactionRecord]) {
+        // An account that holds no verified text (every first restore) knows none of them.
+        let knowsTexts = !(holdings?.verifiedTexts.isEmpty ?? true)
+        let found = !knowsTexts ? entries : await inSlices(of: entries) { entry, _ -> RecalledEntry in
             guard case .unrecalled(let record, let text, let index) = entry,
                 let stored = Self.heldVersion(ofText: SignedTransactionDigest.bytes(of: text), claimedBy: record, in: holdings),
                 let held = heldRecord(stored, text: text)
@@ -84,11 +89,11 @@ extension VerificationService {
             texts.append(text)
         }
         let outcomes = await inSlices(of: texts) { text, _ in await outcome(of: text) }
-        remember(held: zip(entries, found).compactMap { entry, found in
+        let learned = learned(held: zip(entries, found).compactMap { entry, found in
             guard case .unrecalled = entry, case .settled(.verified(let record, _)) = found else { return nil }
             return record
         }, checked: outcomes)
-        return found.map { entry in
+        let items = found.map { entry -> SyncItem in
             switch entry {
             case .settled(let item):
                 return item
@@ -99,6 +104,17 @@ extension VerificationService {
                 }
             }
         }
+        return (items, learned)
+    }
+
+    /// Remembers what ``verify(_:against:)`` learned: the records of texts the memo did not
+    /// know that the account's rows knew or that verified in full.
+    ///
+    /// Nothing in a restore reads the memo after recall, so the memo can learn while the
+    /// restore's transaction writes, on a core the database leaves idle, rather than hold the
+    /// transaction back.
+    func remember(_ learned: [TransactionRecord]) {
+        memo.remember(learned)
     }
 
     /// The version the account stores with the text whose SHA-256 is `digest`: for a record, only
@@ -126,14 +142,14 @@ extension VerificationService {
         return record
     }
 
-    /// Remembers the texts a restore found held or verified, and counts the full checks, once
-    /// the slices are done: per text, the slices verifying on every core would wait for each
-    /// other at the memo's lock and the metric's.
+    /// The records of the texts a restore found held or verified, for the memo, and counts the
+    /// full checks, once the slices are done: per text, the slices verifying on every core would
+    /// wait for each other at the metric's lock.
     ///
     /// - Parameters:
     ///   - held: The records of texts the account's rows knew.
     ///   - checked: The full checks of the remaining distinct texts.
-    private func remember(held: [TransactionRecord], checked: [Result<TransactionRecord, Refusal>]) {
+    private func learned(held: [TransactionRecord], checked: [Result<TransactionRecord, Refusal>]) -> [TransactionRecord] {
         var records = held
         var verified = 0
         for case .success(let record) in checked {
@@ -141,8 +157,8 @@ extension VerificationService {
             // A record accepted only under the development switch is not worth remembering.
             if record.evidence == .jws { records.append(record) }
         }
-        memo.remember(records)
         countChecks(verified: verified, refused: checked.count - verified)
+        return records
     }
 
     /// `transform` applied to every element on every core, in contiguous slices, order kept.

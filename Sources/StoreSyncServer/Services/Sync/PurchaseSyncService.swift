@@ -84,11 +84,17 @@ struct PurchaseSyncService: Sendable {
         async let read = readHoldings(of: device.accountId)
         let recalled = await verification.recall(consume entries)
         let holdings = try await read
-        var items = await verification.verify(consume recalled, against: holdings)
+        let (verified, learned) = await verification.verify(consume recalled, against: holdings)
+        // The memo learns the texts while the transaction stores them, on a core the database
+        // leaves idle.
+        async let remembered: Void = verification.remember(learned)
+        var items = consume verified
         items += try await fromReceipt
         items += flags
-        return try await sync(
+        let outcome = try await sync(
             consume items, for: device.accountId, options: options, startingFrom: holdings)
+        await remembered
+        return outcome
     }
 
     /// The items of an app receipt's in-app purchases, each admitted or rejected by the
@@ -116,7 +122,8 @@ struct PurchaseSyncService: Sendable {
         try await pool.withConnection { try await LookupQuery.run([accountId], withDigests: true, on: $0)[accountId] }
     }
 
-    /// Applies verified `items` in one database transaction, then signs the account's snapshot.
+    /// Applies verified `items` in one database transaction, and signs the account's snapshot
+    /// while it commits.
     /// A dry run's transaction rolls back: it runs every step, keeps nothing, and answers an
     /// unsigned preview (a signature only ever covers stored state).
     ///
@@ -130,7 +137,8 @@ struct PurchaseSyncService: Sendable {
         let catalog = catalog.current
         let presented = consume items
         let chains = SyncTransaction.chains(of: presented)
-        let (verdicts, written) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
+        let (verdicts, written, answer) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) {
+            connection in
             let transaction = SyncTransaction(
                 connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
                 events: events)
@@ -142,13 +150,22 @@ struct PurchaseSyncService: Sendable {
                 plan.add(await verification.unclaimed(kept.kind, kept.signedPayload), for: kept.accountId)
             }
             let written = try await transaction.write(plan, before: before)
-            return (transaction.verdicts(for: presented, decided: decided, written: written), written)
+            let verdicts = transaction.verdicts(for: presented, decided: decided, written: written)
+            // The answer is derived and signed while COMMIT waits for its flush, and sent only
+            // once COMMIT succeeded: a signature still only ever leaves covering stored state.
+            // An attempt that fails drops its own.
+            let answer = options.dryRun ? nil : Task {
+                try snapshots.syncResponse(
+                    verdicts: verdicts, accountId: accountId, version: written.version, ledger: written.ledger,
+                    catalog: catalog, at: now)
+            }
+            return (verdicts, written, answer)
         }
         // Stored: the signed texts, most of a large restore's memory, are not needed for the answer.
         _ = consume presented
         _ = consume chains
         SyncMetrics.record(verdicts, dryRun: options.dryRun)
-        if options.dryRun {
+        guard let answer else {
             let preview = try snapshots.previewResponse(
                 verdicts: verdicts, accountId: accountId, version: written.version, ledger: written.ledger,
                 catalog: catalog, at: now)
@@ -156,9 +173,7 @@ struct PurchaseSyncService: Sendable {
         }
         snapshots.invalidate(written.changedAccounts)
         for move in written.moves { log(move) }
-        let body = try snapshots.syncResponse(
-            verdicts: verdicts, accountId: accountId, version: written.version, ledger: written.ledger, catalog: catalog,
-            at: now)
+        let body = try await answer.value
         return SyncOutcome(verdicts: verdicts, body: body, changedAccounts: written.changedAccounts)
     }
 
