@@ -122,8 +122,7 @@ struct PurchaseSyncService: Sendable {
         try await pool.withConnection { try await LookupQuery.run([accountId], withDigests: true, on: $0)[accountId] }
     }
 
-    /// Applies verified `items` in one database transaction, and signs the account's snapshot
-    /// while it commits.
+    /// Applies verified `items` in one database transaction, then signs the account's snapshot.
     /// A dry run's transaction rolls back: it runs every step, keeps nothing, and answers an
     /// unsigned preview (a signature only ever covers stored state).
     ///
@@ -137,8 +136,7 @@ struct PurchaseSyncService: Sendable {
         let catalog = catalog.current
         let presented = consume items
         let chains = SyncTransaction.chains(of: presented)
-        let (verdicts, written, answer) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) {
-            connection in
+        let (verdicts, written) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
             let transaction = SyncTransaction(
                 connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
                 events: events)
@@ -150,22 +148,13 @@ struct PurchaseSyncService: Sendable {
                 plan.add(await verification.unclaimed(kept.kind, kept.signedPayload), for: kept.accountId)
             }
             let written = try await transaction.write(plan, before: before)
-            let verdicts = transaction.verdicts(for: presented, decided: decided, written: written)
-            // The answer is derived and signed while COMMIT waits for its flush, and sent only
-            // once COMMIT succeeded: a signature still only ever leaves covering stored state.
-            // An attempt that fails drops its own.
-            let answer = options.dryRun ? nil : Task {
-                try snapshots.syncResponse(
-                    verdicts: verdicts, accountId: accountId, version: written.version, ledger: written.ledger,
-                    catalog: catalog, at: now)
-            }
-            return (verdicts, written, answer)
+            return (transaction.verdicts(for: presented, decided: decided, written: written), written)
         }
         // Stored: the signed texts, most of a large restore's memory, are not needed for the answer.
         _ = consume presented
         _ = consume chains
         SyncMetrics.record(verdicts, dryRun: options.dryRun)
-        guard let answer else {
+        if options.dryRun {
             let preview = try snapshots.previewResponse(
                 verdicts: verdicts, accountId: accountId, version: written.version, ledger: written.ledger,
                 catalog: catalog, at: now)
@@ -173,7 +162,9 @@ struct PurchaseSyncService: Sendable {
         }
         snapshots.invalidate(written.changedAccounts)
         for move in written.moves { log(move) }
-        let body = try await answer.value
+        let body = try snapshots.syncResponse(
+            verdicts: verdicts, accountId: accountId, version: written.version, ledger: written.ledger, catalog: catalog,
+            at: now)
         return SyncOutcome(verdicts: verdicts, body: body, changedAccounts: written.changedAccounts)
     }
 
