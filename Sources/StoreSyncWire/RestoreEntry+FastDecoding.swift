@@ -22,8 +22,9 @@ private struct RestoreEntryFields {
     var subscriptionGroupId: String?
     var evidence: String?
     var verifiedAt: Date?
-    /// The text's bytes where the reader found them (plain ASCII, no escape): split straight
-    /// from there for a record, never copied into a `String` first.
+    /// The text's bytes where the reader found them (plain ASCII, no escape), valid only while
+    /// the reader's bytes are, which outlive these fields: split straight from there for a
+    /// record, never copied into a `String` first.
     var signedTransaction: UnsafeBufferPointer<UInt8>?
 
     /// Reads the value of `key`; `false` for a value `JSONDecoder` might read differently.
