@@ -1,5 +1,4 @@
 import Foundation
-import StoreSyncCore
 
 /// Writes JSON the canonical way straight from a payload's fields: no whitespace, members in
 /// the order of their names' UTF-8 bytes (``WireKeys/canonicalOrder``), absent optionals left
@@ -63,13 +62,6 @@ struct CanonicalJSONWriter {
 
     /// A string member; none when `value` is `nil`.
     mutating func member<Key>(_ index: Int, string value: String?, in object: inout OpenObject<Key>) {
-        guard let value else { return }
-        member(index, in: &object)
-        JSONString.append(value, to: &bytes)
-    }
-
-    /// A signed text's member, written from the parts it is held in; none when `value` is `nil`.
-    mutating func member<Key>(_ index: Int, signedText value: SignedText?, in object: inout OpenObject<Key>) {
         guard let value else { return }
         member(index, in: &object)
         JSONString.append(value, to: &bytes)

@@ -17,17 +17,6 @@ enum JSONString {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Appends a signed text as a JSON string from the parts it is held in, without making one
-    /// `String` of them first (a copy of kilobytes per text, megabytes per snapshot).
-    static func append(_ text: SignedText, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        text.withParts { head, rest in
-            appendEscaped(head, to: &bytes)
-            appendEscaped(rest, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
     /// Appends a date as a JSON string in its canonical RFC 3339 spelling, which needs no
     /// escaping, without making a `String` of it first.
     ///

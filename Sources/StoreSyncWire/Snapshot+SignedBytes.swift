@@ -158,7 +158,7 @@ extension CanonicalJSONWriter {
             case .revocationReason: member(index, integer: record.revocationReason.map { Int64($0.rawValue) }, in: &object)
             case .signedDate: try member(index, date: record.signedDate, in: &object)
             case .signedTransaction:
-                if includingText { member(index, signedText: record.signedText, in: &object) }
+                if includingText { member(index, string: record.signedTransaction, in: &object) }
             case .subscriptionGroupId: member(index, string: record.subscriptionGroupId, in: &object)
             case .transactionId: member(index, string: record.transactionId, in: &object)
             case .verifiedAt: try member(index, date: record.evidence.verifiedAt, in: &object)
