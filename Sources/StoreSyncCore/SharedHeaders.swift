@@ -37,23 +37,12 @@ package struct SharedHeaders: Sendable {
     /// `text` split after its header, the header shared; a text without a dot is held whole.
     package mutating func split(_ text: String, sha256: Data? = nil) -> SignedText {
         var text = text
-        let parts = text.withUTF8 { split(parts: $0) }
+        let parts = text.withUTF8 { bytes -> (SignedText.Header, [UInt8])? in
+            guard let end = SignedText.headerLength(of: bytes) else { return nil }
+            return (header(UnsafeBufferPointer(rebasing: bytes[..<end])), Array(bytes[end...]))
+        }
         guard let (header, rest) = parts else { return SignedText(whole: text, sha256: sha256) }
         return SignedText(header: header, rest: rest, sha256: sha256)
-    }
-
-    /// The text of these UTF-8 bytes split after its header, the header shared, without making
-    /// a `String` of it first (a reader splits each text straight from the bytes it reads); a
-    /// text without a dot is held whole.
-    package mutating func split(utf8 bytes: UnsafeBufferPointer<UInt8>) -> SignedText {
-        guard let (header, rest) = split(parts: bytes) else { return SignedText(whole: String(decoding: bytes, as: UTF8.self)) }
-        return SignedText(header: header, rest: rest)
-    }
-
-    /// The shared header and a copy of the rest; `nil` for bytes without a dot.
-    private mutating func split(parts bytes: UnsafeBufferPointer<UInt8>) -> (SignedText.Header, [UInt8])? {
-        guard let end = SignedText.headerLength(of: bytes) else { return nil }
-        return (header(UnsafeBufferPointer(rebasing: bytes[..<end])), Array(bytes[end...]))
     }
 
     /// `text` held split with one of these headers when the bytes match (the same value when

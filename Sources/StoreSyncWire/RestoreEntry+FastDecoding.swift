@@ -22,10 +22,7 @@ private struct RestoreEntryFields {
     var subscriptionGroupId: String?
     var evidence: String?
     var verifiedAt: Date?
-    /// The text's bytes where the reader found them (plain ASCII, no escape), valid only while
-    /// the reader's bytes are, which outlive these fields: split straight from there for a
-    /// record, never copied into a `String` first.
-    var signedTransaction: UnsafeBufferPointer<UInt8>?
+    var signedTransaction: String?
 
     /// Reads the value of `key`; `false` for a value `JSONDecoder` might read differently.
     /// `null` stands for absent, as `decodeIfPresent` reads it; for a required field it is
@@ -50,25 +47,24 @@ private struct RestoreEntryFields {
         case .subscriptionGroupId: scanner.optional(into: &subscriptionGroupId) { $0.string() }
         case .evidence: scanner.optional(into: &evidence) { $0.string() }
         case .verifiedAt: scanner.optional(into: &verifiedAt) { $0.date() }
-        case .signedTransaction: scanner.optional(into: &signedTransaction) { $0.stringBytes() }
+        case .signedTransaction: scanner.optional(into: &signedTransaction) { $0.string() }
         }
     }
 
-    /// The record, with the defaults ``TransactionRecord/init(from:)`` gives, its text split
-    /// with `headers`; `nil` when a required field is missing or the evidence kind is unknown.
-    func record(sharing headers: inout SharedHeaders) -> TransactionRecord? {
+    /// The record, with the defaults ``TransactionRecord/init(from:)`` gives; `nil` when a
+    /// required field is missing or the evidence kind is unknown.
+    func record() -> TransactionRecord? {
         guard let transactionId, let originalTransactionId, let productId, let productType, let purchaseDate,
             let originalPurchaseDate, let signedDate, let evidence = evidence.flatMap({ Evidence(kind: $0, verifiedAt: verifiedAt) })
         else { return nil }
-        var record = TransactionRecord(
+        return TransactionRecord(
             transactionId: transactionId, originalTransactionId: originalTransactionId, productId: productId,
             productType: productType, purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate,
             expiresDate: expiresDate, revocationDate: revocationDate, revocationReason: revocationReason,
             isUpgraded: isUpgraded ?? false, ownershipType: ownershipType ?? .purchased,
             environment: environment ?? .production, appAccountToken: appAccountToken, quantity: quantity ?? 1,
-            signedDate: signedDate, subscriptionGroupId: subscriptionGroupId, evidence: evidence)
-        record.signedText = signedTransaction.map { headers.split(utf8: $0) }
-        return record
+            signedDate: signedDate, subscriptionGroupId: subscriptionGroupId, evidence: evidence,
+            signedTransaction: signedTransaction)
     }
 }
 
@@ -76,8 +72,8 @@ extension RestoreEntry {
     /// One restore entry as ``RestoreEntry/init(from:)`` reads it, or `nil` for anything
     /// outside the plain form (an unknown or repeated key among them): an object naming no
     /// record field but `signedTransaction` is that signed transaction alone, any other a
-    /// whole record, its text split after its header, the header shared through `headers`.
-    static func fastDecoded(_ scanner: inout JSONFastScanner, sharing headers: inout SharedHeaders) -> RestoreEntry? {
+    /// whole record.
+    static func fastDecoded(_ scanner: inout JSONFastScanner) -> RestoreEntry? {
         var fields = RestoreEntryFields()
         var seen = 0  // a bit per key: no set per entry
         let read = scanner.object { scanner, name in
@@ -87,10 +83,8 @@ extension RestoreEntry {
             return fields.read(key, from: &scanner)
         }
         guard read else { return nil }
-        if seen & ~Self.signedTransactionBit == 0 {
-            return fields.signedTransaction.map { .signedTransaction(String(decoding: $0, as: UTF8.self)) }
-        }
-        return fields.record(sharing: &headers).map(RestoreEntry.record)
+        if seen & ~Self.signedTransactionBit == 0 { return fields.signedTransaction.map(RestoreEntry.signedTransaction) }
+        return fields.record().map(RestoreEntry.record)
     }
 
     /// The bit of `signedTransaction` in a reader's set of the keys it has seen (its index among

@@ -20,7 +20,6 @@ extension RestoreRequest {
         var receipt: String?
         var userInitiated: Bool?
         var dryRun: Bool?
-        var headers = SharedHeaders(limit: RestoreRequestStream.sharedHeaderLimit)
         var seen = 0
         let read = scanner.object { scanner, name in
             guard let (key, index) = CodingKeys.wire.key(named: name), seen & 1 << index == 0 else { return false }
@@ -29,7 +28,7 @@ extension RestoreRequest {
             case .entries:
                 var read: [RestoreEntry] = []
                 guard scanner.array({ scanner in
-                    guard let entry = RestoreEntry.fastDecoded(&scanner, sharing: &headers) else { return false }
+                    guard let entry = RestoreEntry.fastDecoded(&scanner) else { return false }
                     read.append(entry)
                     return true
                 }) else { return false }

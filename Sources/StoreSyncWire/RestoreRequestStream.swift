@@ -80,9 +80,7 @@ package struct RestoreRequestStream {
     /// The headers the records' texts read so far share (``StoreSyncCore/SignedText``): a
     /// request's texts almost always have one (Apple's chain for a period), a few when they
     /// span a change of certificates.
-    private var sharedHeaders = SharedHeaders(limit: Self.sharedHeaderLimit)
-    /// The most distinct headers one request's texts share.
-    static let sharedHeaderLimit = 8
+    private var sharedHeaders = SharedHeaders(limit: 8)
     /// Bytes consumed so far.
     package private(set) var count = 0
 
@@ -295,7 +293,7 @@ package struct RestoreRequestStream {
         let position = entries.count
         let decoded = try element.withUnsafeBufferPointer { buffer -> RestoreEntry in
             var scanner = JSONFastScanner(buffer)
-            if let entry = RestoreEntry.fastDecoded(&scanner, sharing: &sharedHeaders) {
+            if let entry = RestoreEntry.fastDecoded(&scanner) {
                 scanner.skipWhitespace()
                 if scanner.isAtEnd { return entry }
             }
@@ -312,8 +310,7 @@ package struct RestoreRequestStream {
     /// texts read before: a restore of ten thousand purchases would otherwise hold ten thousand
     /// copies of the same certificate chain, three quarters of its texts, from here until its
     /// rows are stored. An entry that is only a signed text stays as it is (its string is the
-    /// public form of the entry); the restore splits it when it recalls it. The fast reader
-    /// splits as it reads, so this is left to split what `JSONDecoder` read.
+    /// public form of the entry); the restore splits it when it recalls it.
     private mutating func sharingHeader(_ entry: RestoreEntry) -> RestoreEntry {
         guard case .record(var record) = entry, let text = record.signedText, case .whole(let string) = text.layout else {
             return entry

@@ -65,30 +65,6 @@ import Testing
         #expect(headers.headers.count == 2)
     }
 
-    /// Split from its bytes, a text is split as its string is, with the same shared header.
-    @Test func aTextSplitFromItsBytesIsSplitAsItsString() async {
-        await propertyCheck(count: 300, input: Self.texts) { text in
-            var fromStrings = SharedHeaders(limit: 8)
-            var fromBytes = SharedHeaders(limit: 8)
-            let expected = fromStrings.split(text)
-            let split = Array(text.utf8).withUnsafeBufferPointer { fromBytes.split(utf8: $0) }
-            #expect(split == expected)
-            #expect(split.string == text)
-            switch (split.layout, expected.layout) {
-            case (.whole, .whole): break
-            case (.split(let header, _), .split):
-                #expect(fromBytes.headers.count == 1 && fromBytes.headers[0] === header)
-                let again = Array(text.utf8).withUnsafeBufferPointer { fromBytes.split(utf8: $0) }
-                guard case .split(let sameHeader, _) = again.layout else {
-                    Issue.record("a text with a dot is held split")
-                    return
-                }
-                #expect(sameHeader === header, "the second text of one header shares the first one's")
-            default: Issue.record("held one way from bytes and another from the string")
-            }
-        }
-    }
-
     /// A text split elsewhere takes the shared header with the same bytes; one with a new
     /// header brings its own object in, while there is room, and beyond the limit keeps it.
     @Test func sharingATextSplitElsewhereKeepsItsBytes() {
