@@ -24,8 +24,7 @@ import Testing
         #expect(try direct == CanonicalJSON.signedContent(of: snapshot))
     }
 
-    /// Texts long enough that the writer's eight-bytes-at-a-time search meets every escape at
-    /// every place in a word, in a record holding them whole or split at any byte.
+    /// Long texts with escapes anywhere, in a record holding them whole or split at any byte.
     @Test func aTextIsWrittenAsTheCodablePathWritesItHeldWholeOrInParts() async {
         let longText = WireGenerators.escapeHeavyText.array(of: 0...12).map { $0.joined() }
         await propertyCheck(count: 400, input: zip(longText, Gen.int(in: 0...1_000), Gen.bool)) { text, cut, split in
