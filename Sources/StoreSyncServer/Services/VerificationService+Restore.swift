@@ -111,8 +111,7 @@ extension VerificationService {
     /// know that the account's rows knew or that verified in full.
     ///
     /// Nothing in a restore reads the memo after recall, so the memo can learn while the
-    /// restore's transaction writes, on a core the database leaves idle, rather than hold the
-    /// transaction back.
+    /// restore's transaction writes rather than hold the transaction back.
     func remember(_ learned: [TransactionRecord]) {
         memo.remember(learned)
     }

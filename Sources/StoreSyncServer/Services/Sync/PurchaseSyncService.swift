@@ -85,8 +85,7 @@ struct PurchaseSyncService: Sendable {
         let recalled = await verification.recall(consume entries)
         let holdings = try await read
         let (verified, learned) = await verification.verify(consume recalled, against: holdings)
-        // The memo learns the texts while the transaction stores them, on a core the database
-        // leaves idle.
+        // The memo learns the texts while the transaction stores them, not before it.
         async let remembered: Void = verification.remember(learned)
         var items = consume verified
         items += try await fromReceipt
