@@ -161,7 +161,7 @@ package final class SignedText: Sendable, Hashable {
     }
 
     /// Whether two buffers hold the same bytes, by `memcmp`.
-    package static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         guard left.count == right.count else { return false }
         guard let a = left.baseAddress, let b = right.baseAddress else { return true }
         return memcmp(a, b, left.count) == 0

@@ -89,6 +89,7 @@ extension VerificationService {
             texts.append(text)
         }
         let outcomes = await inSlices(of: texts) { text, _ in await outcome(of: text) }
+        countChecks(outcomes)
         let learned = learned(held: zip(entries, found).compactMap { entry, found in
             guard case .unrecalled = entry, case .settled(.verified(let record, _)) = found else { return nil }
             return record
@@ -141,23 +142,24 @@ extension VerificationService {
         return record
     }
 
-    /// The records of the texts a restore found held or verified, for the memo, and counts the
-    /// full checks, once the slices are done: per text, the slices verifying on every core would
-    /// wait for each other at the metric's lock.
+    /// The records of the texts a restore found held or verified, for the memo.
     ///
     /// - Parameters:
     ///   - held: The records of texts the account's rows knew.
     ///   - checked: The full checks of the remaining distinct texts.
     private func learned(held: [TransactionRecord], checked: [Result<TransactionRecord, Refusal>]) -> [TransactionRecord] {
-        var records = held
-        var verified = 0
-        for case .success(let record) in checked {
-            verified += 1
-            // A record accepted only under the development switch is not worth remembering.
-            if record.evidence == .jws { records.append(record) }
+        // A record accepted only under the development switch is not worth remembering.
+        held + checked.compactMap { outcome in
+            guard case .success(let record) = outcome, record.evidence == .jws else { return nil }
+            return record
         }
+    }
+
+    /// Counts a restore's full checks once the slices are done: per text, the slices verifying
+    /// on every core would wait for each other at the metric's lock.
+    private func countChecks(_ checked: [Result<TransactionRecord, Refusal>]) {
+        let verified = checked.count { if case .success = $0 { true } else { false } }
         countChecks(verified: verified, refused: checked.count - verified)
-        return records
     }
 
     /// `transform` applied to every element on every core, in contiguous slices, order kept.
