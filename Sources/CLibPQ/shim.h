@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/types.h>
@@ -81,6 +82,10 @@ extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *acti
 /// The child starts with no signal blocked and every signal at its default, as from a shell: the
 /// spawning thread's mask (Swift's and NIO's threads block most signals) would otherwise stay
 /// with a daemon that does not reset it (PgBouncer), which then never hears SIGTERM.
+///
+/// On Linux a child of a thread in the batch class (a server that yields its cores to
+/// PostgreSQL, StoreSyncServer's ThreadScheduling) starts in the default class: the postmaster
+/// and its backends are what the server's threads yield to.
 static inline int CLibPQ_spawn(const char *path, char *const argv[], char *const envp[],
                                const char *directory, int outputFD, pid_t *pid) {
     posix_spawnattr_t attributes;
@@ -93,7 +98,17 @@ static inline int CLibPQ_spawn(const char *path, char *const argv[], char *const
     sigfillset(&all);
     status = posix_spawnattr_setsigmask(&attributes, &none);
     if (status == 0) status = posix_spawnattr_setsigdefault(&attributes, &all);
-    if (status == 0) status = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+#if defined(__linux__)
+    // 3 is SCHED_BATCH, which <sched.h> names only under _GNU_SOURCE.
+    if (status == 0 && sched_getscheduler(0) == 3) {
+        struct sched_param parameters = {0};
+        status = posix_spawnattr_setschedpolicy(&attributes, SCHED_OTHER);
+        if (status == 0) status = posix_spawnattr_setschedparam(&attributes, &parameters);
+        flags |= POSIX_SPAWN_SETSCHEDULER;
+    }
+#endif
+    if (status == 0) status = posix_spawnattr_setflags(&attributes, flags);
     if (status != 0) {
         posix_spawnattr_destroy(&attributes);
         return status;

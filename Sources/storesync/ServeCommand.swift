@@ -1,5 +1,6 @@
 import ArgumentParser
 import Hummingbird
+import Logging
 import Metrics
 import Prometheus
 import StoreSyncServer
@@ -19,6 +20,10 @@ struct ServeCommand: AsyncParsableCommand {
         HeapMemory.limitArenas()
         let reader = try options.reader()
         ProcessLogging.bootstrap(format: try await StartupFailure.reporting { try ServerConfiguration.logFormat(reader: reader) })
+        // Before the server starts its event loops, connection threads and the embedded
+        // PostgreSQL: each later thread inherits the class of the one that starts it.
+        try await StartupFailure.reporting { try ServerConfiguration.threadScheduling(reader: reader) }
+            .apply(logger: Logger(label: "storesync.serve"))
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         try await StartupFailure.reporting {

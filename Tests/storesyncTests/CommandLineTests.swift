@@ -34,6 +34,7 @@ import Testing
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_WEBHOOK_URL": "https://hooks.example.com/"], "STORESYNC_WEBHOOK_SECRET"),
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_WEBHOOK_URL": "ftp://hooks.example.com/", "STORESYNC_WEBHOOK_SECRET": "0123456789abcdef"], "STORESYNC_WEBHOOK_URL"),
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "LOG_FORMAT": "xml"], "LOG_FORMAT"),
+        (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_THREAD_SCHEDULING": "realtime"], "STORESYNC_THREAD_SCHEDULING"),
         (["STORESYNC_ENVIRONMENT": "Sandbox", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_SIGNING_KEY_FILE": "/nonexistent"], "STORESYNC_SIGNING_KEY_FILE"),
     ])
     func aMissingOrInvalidSettingStopsStartUpWithOneLineNamingItAndChangesNothing(

@@ -26,10 +26,12 @@ struct KillFixture {
 
     /// Starts `storesync serve` on a free port with this fixture's settings.
     ///
-    /// - Parameter log: The log file's name in the fixture's directory.
-    func startServer(log: String) async throws -> ServerProcess {
-        var settings = environment
-        settings["LOG_LEVEL"] = "notice"
+    /// - Parameters:
+    ///   - log: The log file's name in the fixture's directory.
+    ///   - settings: Settings added to the fixture's, or replacing them.
+    func startServer(log: String, settings added: [String: String] = [:]) async throws -> ServerProcess {
+        var settings = environment.merging(added) { _, added in added }
+        settings["LOG_LEVEL"] = settings["LOG_LEVEL"] ?? "notice"
         return try await ServerProcess.start(
             executable: StoreSyncBinary.url, port: try FreePort.find(), settings: settings,
             logFile: directory.appendingPathComponent(log))

@@ -43,6 +43,19 @@ import FoundationNetworking
         let logged = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(ready, "GET /health/ready never answered 200; the server wrote: \(logged.suffix(2_000))")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".storesync/postgres/data/PG_VERSION").path))
+        #if os(Linux)
+        // The server's threads yield to PostgreSQL (batch, the default); the cluster it started
+        // does not inherit that class.
+        let serverClasses = SchedulingClass.ofThreads(of: process.processIdentifier)
+        #expect(!serverClasses.isEmpty && serverClasses.values.allSatisfy { $0 == SchedulingClass.batch }, "\(serverClasses)")
+        let pidFile = directory.appendingPathComponent(".storesync/postgres/data/postmaster.pid")
+        let postmasterId = try #require(
+            (try? String(contentsOf: pidFile, encoding: .utf8))?.split(separator: "\n").first.flatMap { Int32($0) })
+        let cluster = [postmasterId] + SchedulingClass.children(of: postmasterId)
+        #expect(cluster.count > 1, "the postmaster and its background processes")
+        #expect(cluster.allSatisfy { SchedulingClass.ofProcess($0) == SchedulingClass.normal },
+                "\(cluster.map { ($0, SchedulingClass.ofProcess($0) ?? -1) })")
+        #endif
 
         process.terminate()
         process.waitUntilExit()

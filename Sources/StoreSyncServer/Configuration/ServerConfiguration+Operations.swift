@@ -26,6 +26,7 @@ extension ServerConfiguration {
     /// Reads the log format, the webhook and the metrics listener.
     mutating func readOperations(_ settings: SettingReader) throws(ConfigurationError) {
         logFormat = try Self.logFormat(settings)
+        threadScheduling = try Self.threadScheduling(settings)
         webhookURL = try settings.url(.webhookURL)
         webhookSecret = settings.optional(.webhookSecret, isSecret: true)
         metricsPort = try settings.integer(.metricsPort, in: 0...65_535)
@@ -50,6 +51,24 @@ extension ServerConfiguration {
             throw .invalid(.logFormat, "expected text or json, got '\(text)'")
         }
         return format
+    }
+
+    /// `STORESYNC_THREAD_SCHEDULING` alone: the executable puts its threads in their class
+    /// before the server starts any more of them.
+    ///
+    /// - Parameter reader: The configuration.
+    /// - Returns: The class; ``ThreadScheduling/default`` when unset.
+    /// - Throws: ``ConfigurationError`` for a value that is neither `batch` nor `normal`.
+    public static func threadScheduling(reader: ConfigReader) throws(ConfigurationError) -> ThreadScheduling {
+        try threadScheduling(SettingReader(reader: reader))
+    }
+
+    private static func threadScheduling(_ settings: SettingReader) throws(ConfigurationError) -> ThreadScheduling {
+        guard let text = settings.optional(.threadScheduling) else { return .default }
+        guard let scheduling = ThreadScheduling(rawValue: text.lowercased()) else {
+            throw .invalid(.threadScheduling, "expected batch or normal, got '\(text)'")
+        }
+        return scheduling
     }
 }
 

@@ -93,6 +93,9 @@ public struct ServerConfiguration: Sendable {
     public var testNotificationWait = Duration.seconds(20)
     /// How `storesync serve` writes log lines (the executable installs the handler).
     public var logFormat: LogFormat = .text
+    /// The scheduling class of `storesync serve`'s threads (the executable applies it, before
+    /// the server starts its threads).
+    public var threadScheduling = ThreadScheduling.default
     /// Where every event is POSTed; `nil`: no webhook, and no delivery is queued.
     public var webhookURL: URL?
     /// The HMAC-SHA256 key of `StoreSync-Signature`; required with ``webhookURL``.

@@ -36,6 +36,9 @@ extension Setting {
     static let httpEventLoops = Setting(
         "http.eventLoops", "HTTP_EVENT_LOOPS",
         "threads that read and write HTTP connections (default: one per core)")
+    static let threadScheduling = Setting(
+        "storesync.threadScheduling", "STORESYNC_THREAD_SCHEDULING",
+        "batch (default on Linux): the server's threads never preempt PostgreSQL's on shared cores; normal: the kernel's default class")
     static let databaseURL = Setting(
         "database.url", "DATABASE_URL",
         "postgres://user:pass@host:port/db; unset: an embedded cluster under STORESYNC_DATA_DIR")
@@ -167,7 +170,7 @@ extension Setting {
 
     /// Every setting, in the order `--help` lists them.
     public static let all: [Setting] = [
-        .httpHost, .httpPort, .httpEventLoops, .databaseURL, .databasePoolSize, .databasePoolMode, .databaseReadURL,
+        .httpHost, .httpPort, .httpEventLoops, .threadScheduling, .databaseURL, .databasePoolSize, .databasePoolMode, .databaseReadURL,
         .databaseReadMaxLag, .databaseListenURL, .databaseChangePoll, .dataDirectory, .schemaDirectory,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .sandboxInProduction, .sessionIdleSeconds, .transferCooldownSeconds, .verifyReceiptURL,
