@@ -13,7 +13,9 @@ extension ConnectionPool {
     /// statement that failed inside it the same way a committing transaction does.
     ///
     /// BEGIN travels with the first statement `body` runs, in one round trip (libpq's pipeline
-    /// mode), so a failure of BEGIN (a lost connection) is that statement's.
+    /// mode), so a failure of BEGIN (a lost connection) is that statement's. COMMIT travels with
+    /// the last, in one round trip, when `body` runs it by
+    /// ``PostgresConnection/queryEndingTransaction(_:logger:)``.
     ///
     /// - Parameters:
     ///   - isolation: The isolation level.
@@ -95,21 +97,15 @@ extension ConnectionPool {
                 // BEGIN goes out with the body's first statement, in one round trip; its failure
                 // is that statement's, and ends the attempt as the body's failures do.
                 connection.core.openTransaction(
-                    with: [isolation.beginStatement] + [configuration.transactionLocalSettings].compactMap { $0 })
+                    with: [isolation.beginStatement] + [configuration.transactionLocalSettings].compactMap { $0 },
+                    closingWith: rollbackOnly ? "ROLLBACK" : "COMMIT")
                 let result: R
                 do {
                     result = try await body(connection)
                 } catch {
-                    // A dead connection or a cancelled task may skip this; the next lease's
-                    // health check rolls back whatever is left open.
-                    _ = try? await connection.rollBack()
-                    throw TransactionAttemptFailure(underlying: error, commitSent: false)
+                    throw await Self.failure(error, on: connection, rollbackOnly: rollbackOnly)
                 }
-                if rollbackOnly {
-                    try await Self.rollBack(on: connection)
-                } else {
-                    try await Self.commit(on: connection)
-                }
+                try await Self.end(on: connection, rollbackOnly: rollbackOnly)
                 return result
             }
         } catch let failure as TransactionAttemptFailure {
@@ -122,6 +118,63 @@ extension ConnectionPool {
 }
 
 extension ConnectionPool {
+    /// The failure of an attempt whose body threw `error`, once the transaction is over: rolled
+    /// back when it is still open; whether COMMIT was sent decides whether it may be retried.
+    private static func failure(_ error: any Error, on connection: PostgresConnection, rollbackOnly: Bool) async
+        -> TransactionAttemptFailure
+    {
+        switch connection.core.takeClosing() {
+        case nil, .skipped:
+            // Still open. A dead connection or a cancelled task may skip this; the next lease's
+            // health check rolls back whatever is left open.
+            _ = try? await connection.rollBack()
+            return TransactionAttemptFailure(underlying: error, commitSent: false)
+        case .failed:
+            // COMMIT itself failed: PostgreSQL ended the transaction and kept nothing.
+            return TransactionAttemptFailure(underlying: error, commitSent: false)
+        case .unanswered:
+            // Lost with COMMIT on its way: it may have committed.
+            return TransactionAttemptFailure(underlying: error, commitSent: !rollbackOnly)
+        case .ran:
+            // Ended before `body` threw; what it did is kept.
+            return TransactionAttemptFailure(underlying: error, commitSent: !rollbackOnly)
+        }
+    }
+
+    /// Ends a transaction whose body returned: with COMMIT (ROLLBACK when `rollbackOnly`),
+    /// unless its last statement carried the end already, whose outcome is then checked.
+    private static func end(on connection: PostgresConnection, rollbackOnly: Bool) async throws {
+        switch connection.core.takeClosing() {
+        case nil:
+            if rollbackOnly { try await rollBack(on: connection) } else { try await commit(on: connection) }
+        case .ran(let commandTag):
+            guard rollbackOnly || commandTag != "ROLLBACK" else { throw Self.rolledBackAtCommit }
+        case .skipped:
+            // The last statement failed and `body` caught its error: the transaction is aborted.
+            _ = try? await connection.rollBack()
+            throw TransactionAttemptFailure(
+                underlying: PostgresError.client(
+                    .inFailedSQLTransaction, "the transaction's last statement failed, so it was rolled back"),
+                commitSent: false)
+        case .failed:
+            throw TransactionAttemptFailure(
+                underlying: PostgresError.client(.inFailedSQLTransaction, "COMMIT failed, so nothing was kept"),
+                commitSent: false)
+        case .unanswered:
+            throw TransactionAttemptFailure(
+                underlying: PostgresError.client(.connectionLost, "the connection was lost with COMMIT on its way"),
+                commitSent: true)
+        }
+    }
+
+    /// COMMIT answered ROLLBACK: a statement in the transaction had failed.
+    private static var rolledBackAtCommit: TransactionAttemptFailure {
+        TransactionAttemptFailure(
+            underlying: PostgresError.client(
+                .inFailedSQLTransaction, "a statement in the transaction failed, so COMMIT rolled it back"),
+            commitSent: true)
+    }
+
     /// Ends a transaction with COMMIT.
     private static func commit(on connection: PostgresConnection) async throws {
         let commit: PostgresRows
@@ -130,12 +183,7 @@ extension ConnectionPool {
         } catch {
             throw TransactionAttemptFailure(underlying: error, commitSent: true)
         }
-        guard commit.commandTag != "ROLLBACK" else {
-            let error = PostgresError.client(
-                .inFailedSQLTransaction, "a statement in the transaction failed, so COMMIT rolled it back"
-            )
-            throw TransactionAttemptFailure(underlying: error, commitSent: true)
-        }
+        guard commit.commandTag != "ROLLBACK" else { throw rolledBackAtCommit }
     }
 
     /// Ends a rollback-only transaction: nothing it did is kept, whatever happens here.

@@ -11,6 +11,13 @@ extension LibPQConnection {
         return try receive(query)
     }
 
+    /// Runs `query` as the open transaction's last statement, with the statement that ends the
+    /// transaction behind it in the same pipeline. Blocking.
+    func executeEndingTransaction(_ query: PostgresQuery) throws -> PostgresRows {
+        try send(query, endingTransaction: true)
+        return try receive(query)
+    }
+
     /// Rolls the open transaction back. Blocking.
     ///
     /// A transaction whose opening was never sent (no statement ran in it) has nothing on the

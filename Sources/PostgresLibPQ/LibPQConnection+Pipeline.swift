@@ -1,19 +1,22 @@
 internal import CLibPQ
 
-/// A transaction's opening statements and its first statement in one round trip.
+/// A transaction's opening statements and its first statement in one round trip, and its last
+/// statement and COMMIT in another.
 ///
 /// libpq's pipeline mode writes several statements before reading any answer, and one Sync
 /// after the last: PostgreSQL runs them in order and answers them together. Sent this way,
 /// BEGIN no longer costs a round trip of its own (a wait for each of the two processes to be
 /// scheduled, which every transaction paid before doing anything), and neither does preparing
-/// the first statement the first time.
+/// the first statement the first time, nor COMMIT after a last statement its caller names.
+/// A statement that fails makes PostgreSQL skip the rest of the pipeline: a COMMIT behind it
+/// never runs, and the transaction stays open, aborted, for its ROLLBACK.
 ///
-/// Only the statements of one ``LibPQConnection/send(_:)`` are pipelined, so the connection is
+/// Only the statements of one ``LibPQConnection/send(_:endingTransaction:)`` are pipelined, so the connection is
 /// in pipeline mode from that send to the matching receive and never between calls.
 extension LibPQConnection {
     /// What a pipeline sends ahead of its statement.
     enum PipelineLead {
-        /// A statement that opens the transaction (``openTransaction(with:)``).
+        /// A statement that opens the transaction (``openTransaction(with:closingWith:)``).
         case opening(PostgresQuery)
         /// The statement's preparation under `name`, filed in the cache once it succeeds.
         case preparation(PreparedStatementCache.Key, name: String)
@@ -26,12 +29,15 @@ extension LibPQConnection {
         }
     }
 
-    /// Sends `opening`, then `query` in one pipeline, prepared in it when it is new to this
-    /// connection. Call with `lock` held.
+    /// Sends `opening`, then `query`, prepared in the pipeline when it is new to this
+    /// connection, then `closingStatement`, in one pipeline. Call with `lock` held.
     ///
     /// - Returns: What was sent ahead of `query`, for ``receivePipeline(endingWith:handle:)``.
     /// - Throws: ``PostgresError`` when libpq did not take it all (the connection is discarded).
-    func sendPipeline(_ opening: [PostgresQuery], then query: PostgresQuery, handle: LibPQHandle) throws -> [PipelineLead] {
+    func sendPipeline(
+        _ opening: [PostgresQuery], then query: PostgresQuery, closingWith closingStatement: PostgresQuery? = nil,
+        handle: LibPQHandle
+    ) throws -> [PipelineLead] {
         var leads = opening.map(PipelineLead.opening)
         var name: String?
         if query.binds.count > 0, preparesStatements {
@@ -46,6 +52,7 @@ extension LibPQConnection {
         guard PQenterPipelineMode(handle.pointer) == 1,
             leads.allSatisfy({ dispatch($0, handle: handle) }),
             dispatch(query, preparedAs: name, handle: handle),
+            closingStatement.map({ dispatch($0, preparedAs: nil, handle: handle) }) ?? true,
             PQpipelineSync(handle.pointer) == 1
         else {
             let error = PostgresError.client(
@@ -57,15 +64,18 @@ extension LibPQConnection {
         return leads
     }
 
-    /// Reads the results of a pipeline ``sendPipeline(_:then:handle:)`` wrote: each lead's,
-    /// then `query`'s, then the Sync's, and leaves pipeline mode. Call with `lock` held.
+    /// Reads the results of a pipeline ``sendPipeline(_:then:closingWith:handle:)`` wrote: each
+    /// lead's, then `query`'s, then the closing statement's (recorded in ``closing``), then the
+    /// Sync's, and leaves pipeline mode. Call with `lock` held.
     ///
     /// - Returns: `query`'s rows.
     /// - Throws: The first lead's error when one failed (PostgreSQL then skipped the rest,
-    ///   `query` included); else `query`'s error, if any.
+    ///   `query` included); else `query`'s error, if any; else the closing statement's.
     func receivePipeline(endingWith query: PostgresQuery, handle: LibPQHandle) throws -> PostgresRows {
         let leads = leadsInFlight
         leadsInFlight = []
+        let closingStatement = closingInFlight
+        closingInFlight = nil
         var failure: (any Error)?
         for lead in leads {
             do {
@@ -86,6 +96,25 @@ extension LibPQConnection {
             failure = failure ?? error
         }
         readToEndOfStatement(handle)
+        if let closingStatement {
+            do {
+                // Left `unanswered` when the connection fails before its answer is read.
+                if let ended = try consumeInPipeline(PQgetResult(handle.pointer), handle: handle, sql: closingStatement.sql) {
+                    closing = .ran(commandTag: ended.commandTag)
+                } else if !handle.isBroken {
+                    // PostgreSQL answered the statement with an error and skipped the rest. On a
+                    // broken connection libpq marks it skipped itself, knowing nothing: the server
+                    // may have run the statement and COMMIT and died before sending their answers.
+                    closing = .skipped
+                }
+            } catch let error as PostgresError where !error.isConnectionError {
+                closing = .failed
+                failure = failure ?? error
+            } catch {
+                failure = failure ?? error
+            }
+            readToEndOfStatement(handle)
+        }
         if let ended = endPipeline(handle), failure == nil { failure = ended }
         if let failure { throw failure }
         guard let rows else {

@@ -12,16 +12,35 @@ extension LibPQConnection {
     /// unnamed (parse, bind and execute in one message sequence).
     ///
     /// The first statement of a transaction carries the statements that open it
-    /// (``openTransaction(with:)``) in one pipeline, ahead of it.
+    /// (``openTransaction(with:closingWith:)``) in one pipeline, ahead of it; its last, when
+    /// `endingTransaction`, the statement that ends it, behind it.
     ///
     /// Between the two, the caller may do other work while PostgreSQL runs the statement. Only
     /// one statement is outstanding at a time: send the next after receiving this one.
-    func send(_ query: PostgresQuery) throws {
+    ///
+    /// - Throws: ``PostgresError`` when libpq did not take the statement, or when
+    ///   `endingTransaction` and no transaction is open to end.
+    func send(_ query: PostgresQuery, endingTransaction: Bool = false) throws {
         try withHealthyHandle { handle in
             let opening = pendingOpening
+            var closingStatement: PostgresQuery?
+            if endingTransaction {
+                guard let pending = pendingClosing else {
+                    throw PostgresError.client(
+                        .unexpectedResponse, "no transaction is open for this statement to end", query: query.sql)
+                }
+                closingStatement = pending
+            }
             pendingOpening = []
-            guard opening.isEmpty else {
-                leadsInFlight = try sendPipeline(opening, then: query, handle: handle)
+            guard opening.isEmpty, closingStatement == nil else {
+                if let closingStatement {
+                    // Counted as sent before anything is written: a connection lost from here on
+                    // may have delivered it.
+                    pendingClosing = nil
+                    closing = .unanswered
+                    closingInFlight = closingStatement
+                }
+                leadsInFlight = try sendPipeline(opening, then: query, closingWith: closingStatement, handle: handle)
                 return
             }
             let name = try preparedName(of: query, handle: handle)
@@ -34,7 +53,7 @@ extension LibPQConnection {
         }
     }
 
-    /// Waits for the result of `query`, the statement ``send(_:)`` sent last, and returns its rows.
+    /// Waits for the result of `query`, the statement ``send(_:endingTransaction:)`` sent last, and returns its rows.
     ///
     /// A schema change can invalidate a prepared statement's plan ("cached plan must not change
     /// result type"), and `DISCARD ALL` drops the statement. Outside a transaction nothing was
@@ -43,7 +62,9 @@ extension LibPQConnection {
     func receive(_ query: PostgresQuery, retryingStalePlan: Bool = true) throws -> PostgresRows {
         do {
             return try withSentHandle { handle in
-                if !leadsInFlight.isEmpty { return try receivePipeline(endingWith: query, handle: handle) }
+                if !leadsInFlight.isEmpty || closingInFlight != nil {
+                    return try receivePipeline(endingWith: query, handle: handle)
+                }
                 let result = PQgetResult(handle.pointer)
                 // A statement gives one result, then NULL; anything after the first is read and freed
                 // so the connection is ready for the next statement.

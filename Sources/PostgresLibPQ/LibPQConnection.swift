@@ -26,6 +26,16 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
     /// What a pipeline sent ahead of the outstanding statement, whose results
     /// ``receive(_:retryingStalePlan:)`` reads before that statement's. Touched only with `lock` held.
     var leadsInFlight: [PipelineLead] = []
+    /// The statement that ends the open transaction (COMMIT, or ROLLBACK for a rollback-only
+    /// one), for a last statement to carry (``send(_:endingTransaction:)``); `nil` outside a
+    /// transaction and once sent. Touched only with `lock` held.
+    var pendingClosing: PostgresQuery?
+    /// The closing statement sent behind the outstanding statement, whose result
+    /// ``receive(_:retryingStalePlan:)`` reads after that statement's. Touched only with `lock` held.
+    var closingInFlight: PostgresQuery?
+    /// What became of the closing statement a last statement carried; `nil` while none was
+    /// sent. Touched only with `lock` held.
+    var closing: TransactionClosing?
 
     init(configuration: PostgresConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -40,6 +50,8 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
         lock.withLock {
             checkBeforeNextUse = true
             pendingOpening = []
+            pendingClosing = nil
+            closing = nil
         }
     }
 
@@ -50,10 +62,31 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
     }
 
     /// Holds `statements`, which open a transaction, until the next statement and sends them
-    /// with it (``send(_:)``): the transaction's first statement does not wait a round trip for
+    /// with it (``send(_:endingTransaction:)``): the transaction's first statement does not wait a round trip for
     /// BEGIN's answer. A failure of theirs is that statement's failure.
-    func openTransaction(with statements: [PostgresQuery]) {
-        lock.withLock { pendingOpening = statements }
+    ///
+    /// - Parameters:
+    ///   - statements: BEGIN and the settings that go with it.
+    ///   - closingStatement: What ends the transaction when its last statement carries the end
+    ///     (``send(_:endingTransaction:)``): COMMIT, or ROLLBACK.
+    func openTransaction(with statements: [PostgresQuery], closingWith closingStatement: PostgresQuery) {
+        lock.withLock {
+            pendingOpening = statements
+            pendingClosing = closingStatement
+            closing = nil
+        }
+    }
+
+    /// What became of the closing statement a last statement carried, if one did; the
+    /// transaction is then no longer this connection's to end. Forgets it.
+    func takeClosing() -> TransactionClosing? {
+        lock.withLock {
+            defer {
+                closing = nil
+                pendingClosing = nil
+            }
+            return closing
+        }
     }
 
     /// The opening statements not sent yet, which are then no longer pending: for a caller that
@@ -98,6 +131,7 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
         handle = nil
         statements.removeAll()
         leadsInFlight = []
+        closingInFlight = nil
     }
 
     private func healthyHandle() throws -> LibPQHandle {

@@ -39,6 +39,34 @@ public final class PostgresConnection: Sendable {
         return rows
     }
 
+    /// Runs a transaction's last statement and ends the transaction in the same round trip:
+    /// COMMIT (ROLLBACK in a rollback-only transaction) goes to PostgreSQL right behind it, in
+    /// one pipeline, instead of after its answer.
+    ///
+    /// Call it inside ``ConnectionPool/withTransaction(isolation:rollbackOnly:actorIsolation:_:)``
+    /// or ``ConnectionPool/withRetryingTransaction(isolation:rollbackOnly:maxAttempts:actorIsolation:_:)``,
+    /// for the body's last statement: the transaction ends with it, so the body must run no
+    /// statement after it and must not throw once it returned (what it did is committed). When
+    /// the statement fails, COMMIT is skipped and the transaction rolls back as for any failed
+    /// statement.
+    ///
+    /// - Parameters:
+    ///   - query: The statement; interpolated values are bound as parameters.
+    ///   - logger: Where to log the statement at trace level; the pool's logger when nil.
+    /// - Returns: The statement's rows, once the transaction has ended.
+    /// - Throws: ``PostgresError``: the statement's error, or COMMIT's (the transaction then kept
+    ///   nothing), or a connection error; also when no transaction is open to end.
+    public func queryEndingTransaction(_ query: PostgresQuery, logger: Logger? = nil) async throws -> PostgresRows {
+        let logger = logger ?? self.logger
+        logger.trace("query ending the transaction", metadata: [
+            "db.statement": "\(query.sql)", "db.parameters": "\(query.binds.count)",
+        ])
+        let core = self.core
+        let rows = try await onConnectionThread { try core.executeEndingTransaction(query) }
+        logger.trace("query done", metadata: ["db.rows": "\(rows.affectedRows)"])
+        return rows
+    }
+
     /// Runs a statement and returns how many rows it affected.
     ///
     /// - Parameters:

@@ -118,7 +118,7 @@ import Testing
     @Test func aBorrowerThatLeftItsOpeningUnsentLeavesNothingToTheNext() async throws {
         try await TestCluster.withPool(size: 1) { pool in
             try await pool.withConnection { connection in
-                connection.core.openTransaction(with: ["BEGIN ISOLATION LEVEL SERIALIZABLE"])
+                connection.core.openTransaction(with: ["BEGIN ISOLATION LEVEL SERIALIZABLE"], closingWith: "COMMIT")
             }
             let level = try await pool.withConnection { connection in
                 try await connection.query("SELECT current_setting('transaction_isolation')").first?.decode(String.self)

@@ -61,13 +61,22 @@ struct EventRepository: Sendable {
     /// does, so concurrent bumpers cannot deadlock. A new version is the ETag of the account's
     /// next snapshot.
     ///
+    /// - Parameters:
+    ///   - events: The events.
+    ///   - accountIds: The accounts whose versions go up.
+    ///   - endingTransaction: Whether the statement is its transaction's last, COMMIT going with
+    ///     it (``PostgresLibPQ/PostgresConnection/queryEndingTransaction(_:logger:)``). Only
+    ///     when the transaction holds every one of `accountIds` locked since before: the check
+    ///     that each version row was there comes after the commit.
+    ///   - connection: A connection inside the transaction.
     /// - Returns: Each account's new version.
     /// - Throws: ``StoreSyncError/accountMissing(_:)`` for an account without a version row.
-    func append(_ events: [NewEvent], bumpingVersionsOf accountIds: Set<UUID>, on connection: PostgresConnection)
-        async throws -> [UUID: Int64]
-    {
+    func append(
+        _ events: [NewEvent], bumpingVersionsOf accountIds: Set<UUID>, endingTransaction: Bool = false,
+        on connection: PostgresConnection
+    ) async throws -> [UUID: Int64] {
         guard !events.isEmpty || !accountIds.isEmpty else { return [:] }
-        let rows = try await connection.query(
+        let statement: PostgresQuery =
             """
             WITH appended AS (
                 INSERT INTO events (account_id, kind, original_transaction_id, transaction_id, from_account_id, to_account_id, reason)
@@ -85,7 +94,9 @@ struct EventRepository: Sendable {
                 SELECT account_id FROM account_versions WHERE account_id = ANY(\(Array(accountIds)))
                 ORDER BY account_id FOR NO KEY UPDATE)
             RETURNING account_id, version
-            """)
+            """
+        let rows = endingTransaction
+            ? try await connection.queryEndingTransaction(statement) : try await connection.query(statement)
         var versions: [UUID: Int64] = [:]
         for row in rows {
             let (accountId, version) = try row.decode((UUID, Int64).self)

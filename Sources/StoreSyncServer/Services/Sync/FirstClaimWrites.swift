@@ -20,7 +20,8 @@ package enum FirstClaimWrites {
     ///   - now: The time of the restore.
     ///   - queuesWebhookDeliveries: Whether each event queues a webhook delivery, as a server
     ///     with `STORESYNC_WEBHOOK_URL` does.
-    ///   - connection: A connection inside the database transaction to write in.
+    ///   - connection: A connection inside the database transaction to write in. These are its
+    ///     last statements: COMMIT goes with the last of them, as with a restore's.
     /// - Throws: ``PostgresLibPQ/PostgresError`` (a purchase some account holds already is a
     ///   unique violation in none of these statements: its owner row is simply left alone).
     package static func store(
@@ -39,6 +40,6 @@ package enum FirstClaimWrites {
             on: connection)
         _ = try await TransactionRepository().insert(plan.versions, on: connection)
         _ = try await EventRepository(queuesWebhookDeliveries: queuesWebhookDeliveries)
-            .append(plan.events, bumpingVersionsOf: plan.changed, on: connection)
+            .append(plan.events, bumpingVersionsOf: plan.changed, endingTransaction: true, on: connection)
     }
 }

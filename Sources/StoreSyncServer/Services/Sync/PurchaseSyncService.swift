@@ -146,7 +146,7 @@ struct PurchaseSyncService: Sendable {
             for kept in try await transaction.takeUnclaimed(claimedIn: plan) {
                 plan.add(await verification.unclaimed(kept.kind, kept.signedPayload), for: kept.accountId)
             }
-            let written = try await transaction.write(plan, before: before)
+            let written = try await transaction.write(plan, before: before, endingTransaction: true)
             return (transaction.verdicts(for: presented, decided: decided, written: written), written)
         }
         // Stored: the signed texts, most of a large restore's memory, are not needed for the answer.

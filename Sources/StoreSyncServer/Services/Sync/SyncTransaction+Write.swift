@@ -35,11 +35,19 @@ extension SyncTransaction {
     /// stores the latest renewal infos, appends the events, and bumps the version of every
     /// account that changed.
     ///
+    /// When the writes change no account but the presenter's (most restores and uploads), the
+    /// last statement carries the transaction's end: one round trip fewer inside the account's
+    /// lock. The presenter's version row is locked since the transaction started, so the bump
+    /// cannot miss it; another account's row may have gone meanwhile (a deletion), and the
+    /// transaction must stay open to roll back then.
+    ///
     /// - Parameters:
     ///   - plan: The writes.
     ///   - before: What the presenter held at the version its lock holds.
+    ///   - endingTransaction: Whether these writes are the transaction's last statements; when
+    ///     they end it, nothing may run in it afterwards.
     /// - Returns: The versions stored, and the presenter's ledger and version afterwards.
-    func write(_ plan: Plan, before: AccountHoldings) async throws -> Written {
+    func write(_ plan: Plan, before: AccountHoldings, endingTransaction: Bool) async throws -> Written {
         var changed = plan.changed
         let versions = Self.unstored(plan.versions, presenter: presenter, before: before.ledger)
         let inserted = try await transactions.insert(versions, on: connection)
@@ -57,7 +65,9 @@ extension SyncTransaction {
                 || plan.moves.contains { $0.from == presenter || $0.to == presenter }
                 || plan.shares.contains { $0.to == presenter })
         let revocations = Self.revocationEvents(account: presenter, before: before.ledger, after: after)
-        let newVersions = try await events.append(plan.events + revocations, bumpingVersionsOf: changed, on: connection)
+        let newVersions = try await events.append(
+            plan.events + revocations, bumpingVersionsOf: changed,
+            endingTransaction: endingTransaction && changed.isSubset(of: [presenter]), on: connection)
         // Unchanged, the presenter's version is the one locked at the start.
         return Written(
             inserted: inserted, ledger: after, version: newVersions[presenter] ?? before.version,
