@@ -29,6 +29,34 @@ import Testing
         }
     }
 
+    /// Carrying COMMIT (a restore that changed only the presenter's account), the statement
+    /// ends its transaction: what it wrote is kept, and a dry run's ROLLBACK keeps nothing.
+    @Test func aBumpEndingItsTransactionCommitsWithItOrRollsBackADryRun() async throws {
+        try await withServer { server in
+            let x = try await server.signUp().accountId
+            let repository = EventRepository(queuesWebhookDeliveries: false)
+            let event = NewEvent(accountId: x, kind: .renewed, originalTransactionId: "710", transactionId: "711", reason: "a test")
+            let version = try await server.versions()[x]!
+
+            let previewed = try await server.database.withTransaction(rollbackOnly: true) {
+                try await repository.append([event], bumpingVersionsOf: [x], endingTransaction: true, on: $0)
+            }
+            #expect(previewed == [x: version + 1])
+            #expect(try await server.versions()[x] == version, "the dry run kept nothing")
+
+            let bumped = try await server.database.withTransaction {
+                try await repository.append([event], bumpingVersionsOf: [x], endingTransaction: true, on: $0)
+            }
+            #expect(bumped == [x: version + 1])
+            #expect(try await server.versions()[x] == version + 1)
+            let events = try await server.database.withConnection { connection in
+                try await connection.query("SELECT count(*) FROM events WHERE account_id = \(x) AND transaction_id = '711'")
+                    .first?.decode(Int.self)
+            }
+            #expect(events == 1)
+        }
+    }
+
     /// The events a sync appends travel in the bump's statement: kept, with their webhook
     /// deliveries, exactly when the bump is.
     @Test func eventsAppendedWithTheBumpAreKeptOnlyWithIt() async throws {
