@@ -65,6 +65,14 @@ import Testing
         }
     }
 
+    @Test func theThreadSchedulingIsBatchUnlessToldNormal() throws {
+        #expect(try configuration([:]).threadScheduling == .batch)
+        #expect(try configuration(["storesync.threadScheduling": "Normal"]).threadScheduling == .normal)
+        #expect(throws: ConfigurationError.invalid(.threadScheduling, "expected batch or normal, got 'idle'")) {
+            _ = try configuration(["storesync.threadScheduling": "idle"])
+        }
+    }
+
     @Test func keysAreReadFromFilesUnlessTheirVariableIsSet() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storesync-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

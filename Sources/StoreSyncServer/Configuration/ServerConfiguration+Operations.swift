@@ -46,11 +46,7 @@ extension ServerConfiguration {
     }
 
     private static func logFormat(_ settings: SettingReader) throws(ConfigurationError) -> LogFormat {
-        guard let text = settings.optional(.logFormat) else { return .text }
-        guard let format = LogFormat(rawValue: text.lowercased()) else {
-            throw .invalid(.logFormat, "expected text or json, got '\(text)'")
-        }
-        return format
+        try settings.choice(.logFormat) ?? .text
     }
 
     /// `STORESYNC_THREAD_SCHEDULING` alone: the executable puts its threads in their class
@@ -64,11 +60,7 @@ extension ServerConfiguration {
     }
 
     private static func threadScheduling(_ settings: SettingReader) throws(ConfigurationError) -> ThreadScheduling {
-        guard let text = settings.optional(.threadScheduling) else { return .default }
-        guard let scheduling = ThreadScheduling(rawValue: text.lowercased()) else {
-            throw .invalid(.threadScheduling, "expected batch or normal, got '\(text)'")
-        }
-        return scheduling
+        try settings.choice(.threadScheduling) ?? .default
     }
 }
 

@@ -129,6 +129,19 @@ struct SettingReader {
         return value
     }
 
+    /// One of `Choice`'s cases by its name, in any letter case; `nil` when unset.
+    func choice<Choice: RawRepresentable & CaseIterable>(_ setting: Setting, of _: Choice.Type = Choice.self)
+        throws(ConfigurationError) -> Choice? where Choice.RawValue == String
+    {
+        guard let text = optional(setting) else { return nil }
+        guard let choice = Choice(rawValue: text.lowercased()) else {
+            let names = Choice.allCases.map(\.rawValue)
+            let expected = names.count > 1 ? "\(names.dropLast().joined(separator: ", ")) or \(names.last!)" : names.joined()
+            throw .invalid(setting, "expected \(expected), got '\(text)'")
+        }
+        return choice
+    }
+
     func boolean(_ setting: Setting) throws(ConfigurationError) -> Bool? {
         guard let text = optional(setting) else { return nil }
         switch text.lowercased() {
