@@ -18,6 +18,7 @@ extension BenchReport {
                 .joined(separator: ", ")
                 + "; rows holding a sent transaction id \(grouped(mixed.sentIdRows)), distinct ids \(grouped(mixed.sentIdsStored))")
         if let first = mixed.routes.lazy.flatMap(\.errors).first { lines.append("First error: \(first)") }
+        lines.append("Each route's requests arrive at random (Poisson) at its mean rate, the same schedule every run")
         lines.append("Sign-ins hash at the bench's bcrypt cost 4; each comes from a client address of its own")
         return lines
     }

@@ -3,10 +3,11 @@ import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncTesting
 
-/// Lookups at 16 connections (wrk) while the bench process sends, each at a steady rate,
-/// restores of 10 and of 100 new entries, App Store Server Notifications (`DID_RENEW` of the hot
-/// set's subscriptions) and sign-ins; then counts the rows the writes left against what the
-/// server accepted.
+/// Lookups at 16 connections (wrk) while the bench process sends restores of 10 and of 100 new
+/// entries, App Store Server Notifications (`DID_RENEW` of the hot set's subscriptions) and
+/// sign-ins, each kind at a steady mean rate with random arrivals
+/// (``SteadyRate/poissonArrivals(count:perSecond:seed:)``); then counts the rows the writes left
+/// against what the server accepted.
 struct MixedLoad {
     let server: BenchServer
     let workspace: BenchWorkspace
@@ -54,11 +55,12 @@ struct MixedLoad {
         let before = try await rowCounts()
         let wrk = Wrk(baseURL: server.baseURL, workspace: workspace)
         async let lookups = wrk.run(.deviceEntitlements(accounts: hotSet.count), connections: 16, seconds: seconds)
-        async let small = send(requests.restoresOf10, name: "POST /v1/restore, 10 new entries", Self.restoresOf10PerSecond)
-        async let large = send(requests.restoresOf100, name: "POST /v1/restore, 100 new entries", Self.restoresOf100PerSecond)
+        async let small = send(requests.restoresOf10, name: "POST /v1/restore, 10 new entries", Self.restoresOf10PerSecond, seed: 1)
+        async let large = send(
+            requests.restoresOf100, name: "POST /v1/restore, 100 new entries", Self.restoresOf100PerSecond, seed: 2)
         async let notifications = send(
-            requests.notifications, name: "POST /v1/notifications/appstore (DID_RENEW)", Self.notificationsPerSecond)
-        async let signIns = send(requests.signIns, name: "POST /v1/sessions", Self.signInsPerSecond)
+            requests.notifications, name: "POST /v1/notifications/appstore (DID_RENEW)", Self.notificationsPerSecond, seed: 3)
+        async let signIns = send(requests.signIns, name: "POST /v1/sessions", Self.signInsPerSecond, seed: 4)
         let routes = await [small, large, notifications, signIns]
         let lookupResult = try await lookups
 
@@ -72,9 +74,11 @@ struct MixedLoad {
             sentIdRows: sentIdRows, sentIdsStored: sentIdsStored)
     }
 
-    private func send(_ requests: [Request], name: String, _ rate: Double) async -> Route {
+    /// Sends `requests` as Poisson arrivals at `rate`, on a schedule that `seed` fixes.
+    private func send(_ requests: [Request], name: String, _ rate: Double, seed: UInt64) async -> Route {
         let process = server.process
-        let samples = await SteadyRate.run(count: requests.count, perSecond: rate) { index in
+        let arrivals = SteadyRate.poissonArrivals(count: requests.count, perSecond: rate, seed: seed)
+        let samples = await SteadyRate.run(arrivals: arrivals) { index in
             await SteadyRate.timed { try await requests[index].send(to: process) }
         }
         return Route(name: name, perSecond: rate, samples: samples)

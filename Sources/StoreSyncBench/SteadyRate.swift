@@ -1,5 +1,8 @@
-/// Sends requests at a fixed rate whatever their answers take (an open loop): a slow answer
-/// holds back no later request, so a stall shows in the latencies instead of lowering the load.
+import StoreSyncTesting
+
+/// Sends requests at a steady mean rate whatever their answers take (an open loop): a slow
+/// answer holds back no later request, so a stall shows in the latencies instead of lowering the
+/// load.
 enum SteadyRate {
     /// One request's outcome.
     struct Sample: Sendable {
@@ -11,15 +14,29 @@ enum SteadyRate {
         let error: String?
     }
 
-    /// Sends `count` requests, the `index`-th at `index / rate` seconds after the start.
-    static func run(count: Int, perSecond rate: Double, _ send: @escaping @Sendable (Int) async -> Sample) async
-        -> [Sample]
-    {
+    /// When each of `count` requests is sent, in seconds from the start: `count` points spread
+    /// uniformly at random over `count / rate` seconds and sorted, which is a Poisson process at
+    /// `rate` that happens to send `count` requests in that time.
+    ///
+    /// Independent users arrive this way. A fixed interval instead would lock every kind of
+    /// request to the others' phase (a restore every 0.5 s met a sign-in on every whole second
+    /// and a notification every time) and would never let two of a kind overlap; both are
+    /// artifacts of the clock, not the load. The seed makes a run's schedule the same every time.
+    static func poissonArrivals(count: Int, perSecond rate: Double, seed: UInt64) -> [Double] {
         guard count > 0, rate > 0 else { return [] }
+        var generator = SeededGenerator(seed: seed)
+        let window = Double(count) / rate
+        return (0..<count).map { _ in Double.random(in: 0..<window, using: &generator) }.sorted()
+    }
+
+    /// Sends one request at each of `arrivals` (seconds from the start, ascending), the
+    /// `index`-th request at `arrivals[index]`.
+    static func run(arrivals: [Double], _ send: @escaping @Sendable (Int) async -> Sample) async -> [Sample] {
+        guard !arrivals.isEmpty else { return [] }
         let start = ContinuousClock.now
         return await withTaskGroup(of: Sample.self) { group in
-            for index in 0..<count {
-                try? await Task.sleep(until: start + .seconds(Double(index) / rate), clock: .continuous)
+            for (index, offset) in arrivals.enumerated() {
+                try? await Task.sleep(until: start + .seconds(offset), clock: .continuous)
                 group.addTask { await send(index) }
             }
             var samples: [Sample] = []
