@@ -74,9 +74,7 @@ struct HistoryBench {
             let sent = ContinuousClock.now
             let response = try await lookup(token: token)
             clientTimes.append((ContinuousClock.now - sent).milliseconds)
-            guard let timing = response.header("Server-Timing"), let milliseconds = Double(timing.split(separator: "=").last ?? "")
-            else { throw BenchError("the lookup answer has no Server-Timing header") }
-            serverTimes.append(milliseconds)
+            serverTimes.append(try response.serverMilliseconds(of: "lookup"))
             bytes = response.body.count
         }
         return Account(

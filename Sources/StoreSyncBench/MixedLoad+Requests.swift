@@ -15,12 +15,13 @@ extension MixedLoad {
         /// What the server took by its answer, or why the answer is wrong.
         let accepted: @Sendable (TestResponse) throws -> Int
 
-        func send(to server: ServerProcess) async throws -> Int {
+        /// Sends the request; answers what the server took and its own time for it.
+        func send(to server: ServerProcess) async throws -> SteadyRate.Answer {
             let response = try await server.send("POST", path, token: token, body: body, headers: headers, timeout: .seconds(60))
             guard response.status == 200 else {
                 throw BenchError("\(path) answered \(response.status): \(String(decoding: response.body.prefix(300), as: UTF8.self))")
             }
-            return try accepted(response)
+            return SteadyRate.Answer(accepted: try accepted(response), serverMilliseconds: try response.serverMilliseconds(of: path))
         }
     }
 

@@ -29,6 +29,8 @@ struct MixedLoad {
         let samples: [SteadyRate.Sample]
 
         var latencies: [Double] { samples.map(\.milliseconds) }
+        /// The server's own times of the requests it answered.
+        var serverLatencies: [Double] { samples.compactMap(\.serverMilliseconds) }
         var errors: [String] { samples.compactMap(\.error) }
         var accepted: Int { samples.map(\.accepted).reduce(0, +) }
     }

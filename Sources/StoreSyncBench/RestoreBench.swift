@@ -94,8 +94,6 @@ struct RestoreBench {
         guard response.verdicts.count == count, matching == count else {
             throw BenchError("a restore of \(count) entries got \(matching) \(verdict) verdicts of \(response.verdicts.count)")
         }
-        guard let timing = answer.header("Server-Timing"), let milliseconds = Double(timing.split(separator: "=").last ?? "")
-        else { throw BenchError("the restore answer has no Server-Timing header") }
-        return milliseconds
+        return try answer.serverMilliseconds(of: "restore")
     }
 }

@@ -8,10 +8,20 @@ enum SteadyRate {
     struct Sample: Sendable {
         /// From sending the request to the end of its answer.
         let milliseconds: Double
+        /// The server's own time for it (`Server-Timing`); nil when the request failed.
+        let serverMilliseconds: Double?
         /// What the server took: entries accepted, a notification processed, a session made.
         let accepted: Int
         /// Why the request failed, if it did.
         let error: String?
+    }
+
+    /// What a successful request's answer said.
+    struct Answer: Sendable {
+        /// What the server took: entries accepted, a notification processed, a session made.
+        let accepted: Int
+        /// The server's own time for the request (`Server-Timing`).
+        let serverMilliseconds: Double
     }
 
     /// When each of `count` requests is sent, in seconds from the start: `count` points spread
@@ -45,14 +55,17 @@ enum SteadyRate {
         }
     }
 
-    /// Times `body`, which answers what the server took or throws why the request failed.
-    static func timed(_ body: () async throws -> Int) async -> Sample {
+    /// Times `body`, which answers what the server said or throws why the request failed.
+    static func timed(_ body: () async throws -> Answer) async -> Sample {
         let start = ContinuousClock.now
         do {
-            let accepted = try await body()
-            return Sample(milliseconds: (ContinuousClock.now - start).milliseconds, accepted: accepted, error: nil)
+            let answer = try await body()
+            return Sample(
+                milliseconds: (ContinuousClock.now - start).milliseconds, serverMilliseconds: answer.serverMilliseconds,
+                accepted: answer.accepted, error: nil)
         } catch {
-            return Sample(milliseconds: (ContinuousClock.now - start).milliseconds, accepted: 0, error: "\(error)")
+            return Sample(
+                milliseconds: (ContinuousClock.now - start).milliseconds, serverMilliseconds: nil, accepted: 0, error: "\(error)")
         }
     }
 }

@@ -33,6 +33,19 @@ import Testing
         #expect(perTenSeconds.values.allSatisfy { (70...130).contains($0) }, "\(perTenSeconds)")
     }
 
+    /// The report's server p99 reads only answered requests; a failure is counted as an error
+    /// with the client's time, not as a server time of zero.
+    @Test func aSampleKeepsTheServersOwnTimeOnlyForAnAnsweredRequest() async {
+        let answered = await SteadyRate.timed { SteadyRate.Answer(accepted: 100, serverMilliseconds: 12.5) }
+        #expect(answered.serverMilliseconds == 12.5 && answered.accepted == 100 && answered.error == nil)
+        let failed = await SteadyRate.timed { throw BenchError("/v1/restore answered 503") }
+        #expect(failed.serverMilliseconds == nil && failed.accepted == 0)
+        #expect(failed.error == "/v1/restore answered 503")
+        let route = MixedLoad.Route(name: "restores", perSecond: 2, samples: [answered, failed])
+        #expect(route.serverLatencies == [12.5])
+        #expect(route.latencies.count == 2 && route.errors.count == 1)
+    }
+
     @Test func nothingToSendIsAnEmptySchedule() {
         #expect(SteadyRate.poissonArrivals(count: 0, perSecond: 2, seed: 1).isEmpty)
         #expect(SteadyRate.poissonArrivals(count: 5, perSecond: 0, seed: 1).isEmpty)
