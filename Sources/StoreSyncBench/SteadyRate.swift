@@ -4,16 +4,19 @@ import StoreSyncTesting
 /// answer holds back no later request, so a stall shows in the latencies instead of lowering the
 /// load.
 enum SteadyRate {
-    /// One request's outcome.
+    /// One request's outcome: its answer or why it failed, and how long it took.
     struct Sample: Sendable {
         /// From sending the request to the end of its answer.
         let milliseconds: Double
-        /// The server's own time for it (`Server-Timing`); nil when the request failed.
-        let serverMilliseconds: Double?
-        /// What the server took: entries accepted, a notification processed, a session made.
-        let accepted: Int
+        /// What the answer said; nil when the request failed.
+        let answer: Answer?
         /// Why the request failed, if it did.
         let error: String?
+
+        /// What the server took; nothing for a failed request.
+        var accepted: Int { answer?.accepted ?? 0 }
+        /// The server's own time for it; nil for a failed request, which has no server time to count.
+        var serverMilliseconds: Double? { answer?.serverMilliseconds }
     }
 
     /// What a successful request's answer said.
@@ -60,12 +63,9 @@ enum SteadyRate {
         let start = ContinuousClock.now
         do {
             let answer = try await body()
-            return Sample(
-                milliseconds: (ContinuousClock.now - start).milliseconds, serverMilliseconds: answer.serverMilliseconds,
-                accepted: answer.accepted, error: nil)
+            return Sample(milliseconds: (ContinuousClock.now - start).milliseconds, answer: answer, error: nil)
         } catch {
-            return Sample(
-                milliseconds: (ContinuousClock.now - start).milliseconds, serverMilliseconds: nil, accepted: 0, error: "\(error)")
+            return Sample(milliseconds: (ContinuousClock.now - start).milliseconds, answer: nil, error: "\(error)")
         }
     }
 }

@@ -19,7 +19,7 @@ import Testing
 
     /// No phase of a clock: gaps spread from next to nothing to several times the mean, as
     /// independent arrivals do (exponential gaps: ~10 % under a tenth of the mean, ~5 % over
-    /// three times it), and each second of the window gets its share.
+    /// three times it), and each tenth of the window gets its share.
     @Test func gapsVaryAsIndependentArrivalsDo() {
         let arrivals = SteadyRate.poissonArrivals(count: 1_000, perSecond: 10, seed: 3)
         let gaps = zip(arrivals.dropFirst(), arrivals).map { $0 - $1 }
