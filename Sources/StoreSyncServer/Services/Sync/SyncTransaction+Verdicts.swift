@@ -8,9 +8,9 @@ extension SyncTransaction {
     /// - Parameters:
     ///   - items: What the device handed in, verified.
     ///   - decided: Where each purchase went.
-    ///   - written: What the writes left.
-    func verdicts(for items: [SyncItem], decided: Decided, written: Written) -> [Verdict] {
-        items.map { verdict(for: $0, decisions: decided.decisions, inserted: written.inserted, ledger: written.ledger) }
+    ///   - stored: What storing the versions left.
+    func verdicts(for items: [SyncItem], decided: Decided, stored: Stored) -> [Verdict] {
+        items.map { verdict(for: $0, decisions: decided.decisions, inserted: stored.inserted, ledger: stored.ledger) }
     }
 
     /// The verdict for one item.

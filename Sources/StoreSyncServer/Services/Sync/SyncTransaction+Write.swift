@@ -31,23 +31,16 @@ extension SyncTransaction {
     }
 
     /// Stores the planned versions (those that would change nothing of the presenter's ledger
-    /// left out), copies the owner's versions to the accounts that start sharing a purchase,
-    /// stores the latest renewal infos, appends the events, and bumps the version of every
-    /// account that changed.
-    ///
-    /// When the writes change no account but the presenter's (most restores and uploads), the
-    /// last statement carries the transaction's end: one round trip fewer inside the account's
-    /// lock. The presenter's version row is locked since the transaction started, so the bump
-    /// cannot miss it; another account's row may have gone meanwhile (a deletion), and the
-    /// transaction must stay open to roll back then.
+    /// left out), copies the owner's versions to the accounts that start sharing a purchase, and
+    /// stores the latest renewal infos: every write but the events and the version bumps, which
+    /// ``finish(_:before:endingTransaction:)`` makes.
     ///
     /// - Parameters:
     ///   - plan: The writes.
     ///   - before: What the presenter held at the version its lock holds.
-    ///   - endingTransaction: Whether these writes are the transaction's last statements; when
-    ///     they end it, nothing may run in it afterwards.
-    /// - Returns: The versions stored, and the presenter's ledger and version afterwards.
-    func write(_ plan: Plan, before: AccountHoldings, endingTransaction: Bool) async throws -> Written {
+    /// - Returns: The versions stored, the presenter's ledger afterwards and the version
+    ///   finishing gives it, and what finishing writes.
+    func store(_ plan: Plan, before: AccountHoldings) async throws -> Stored {
         var changed = plan.changed
         let versions = Self.unstored(plan.versions, presenter: presenter, before: before.ledger)
         let inserted = try await transactions.insert(versions, on: connection)
@@ -65,13 +58,35 @@ extension SyncTransaction {
                 || plan.moves.contains { $0.from == presenter || $0.to == presenter }
                 || plan.shares.contains { $0.to == presenter })
         let revocations = Self.revocationEvents(account: presenter, before: before.ledger, after: after)
+        // The presenter's version row is locked since the transaction started, so nobody else
+        // moves it before the bump, which adds one.
+        return Stored(
+            inserted: inserted, ledger: after, version: changed.contains(presenter) ? before.version + 1 : before.version,
+            events: plan.events + revocations, changed: changed, moves: plan.moves)
+    }
+
+    /// Appends the events and bumps the version of every account that changed: the last writes.
+    ///
+    /// When the writes change no account but the presenter's (most restores and uploads), the
+    /// statement carries the transaction's end: one round trip fewer inside the account's lock.
+    /// The presenter's version row is locked since the transaction started, so the bump cannot
+    /// miss it; another account's row may have gone meanwhile (a deletion), and the transaction
+    /// must stay open to roll back then.
+    ///
+    /// - Parameters:
+    ///   - stored: What ``store(_:before:)`` left.
+    ///   - before: What the presenter held at the version its lock holds.
+    ///   - endingTransaction: Whether these writes are the transaction's last statements; when
+    ///     they end it, nothing may run in it afterwards.
+    /// - Returns: The versions stored, and the presenter's ledger and version afterwards.
+    func finish(_ stored: Stored, before: AccountHoldings, endingTransaction: Bool) async throws -> Written {
         let newVersions = try await events.append(
-            plan.events + revocations, bumpingVersionsOf: changed,
-            endingTransaction: endingTransaction && changed.isSubset(of: [presenter]), on: connection)
+            stored.events, bumpingVersionsOf: stored.changed,
+            endingTransaction: endingTransaction && stored.changed.isSubset(of: [presenter]), on: connection)
         // Unchanged, the presenter's version is the one locked at the start.
         return Written(
-            inserted: inserted, ledger: after, version: newVersions[presenter] ?? before.version,
-            changedAccounts: newVersions, moves: plan.moves)
+            inserted: stored.inserted, ledger: stored.ledger, version: newVersions[presenter] ?? before.version,
+            changedAccounts: newVersions, moves: stored.moves)
     }
 
     /// The presenter's ledger after the writes, as reading it back would give it.

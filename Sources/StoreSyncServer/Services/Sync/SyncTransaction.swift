@@ -7,8 +7,9 @@ import StoreSyncCore
 /// ``PurchaseSyncService`` runs them: lock the account (``lockAccount(startingFrom:)``), decide
 /// where each purchase goes (``decide(_:before:)``), plan the writes (``plan(_:decided:before:)``),
 /// write ownership (``writeOwnership(_:)``), take the versions kept for purchases claimed now
-/// (``takeUnclaimed(claimedIn:)``), write versions, events and account versions
-/// (``write(_:before:)``), and answer each item (``verdicts(for:decided:written:)``).
+/// (``takeUnclaimed(claimedIn:)``), store the versions (``store(_:before:)``), answer each item
+/// (``verdicts(for:decided:stored:)``), and append the events and bump the account versions
+/// (``finish(_:before:endingTransaction:)``).
 struct SyncTransaction {
     let connection: PostgresConnection
     let presenter: UUID
@@ -67,6 +68,23 @@ struct SyncTransaction {
         let accountId: UUID
         let kind: UnclaimedKind
         let signedPayload: String
+    }
+
+    /// What storing the versions left, before the events and version bumps that end the writes.
+    struct Stored: Sendable {
+        /// The versions stored by this transaction (one stored before is not among them).
+        var inserted: Set<VersionKey>
+        /// The presenter's ledger afterwards.
+        var ledger: Ledger
+        /// The presenter's version once finished: the one its lock holds, plus one when the
+        /// writes changed it.
+        var version: Int64
+        /// The events to append, revocations among them.
+        var events: [NewEvent]
+        /// Every account whose version goes up.
+        var changed: Set<UUID>
+        /// The purchases that moved between accounts.
+        var moves: [Move]
     }
 
     /// What the writes left: the presenter's ledger and version afterwards.
