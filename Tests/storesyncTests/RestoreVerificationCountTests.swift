@@ -43,6 +43,38 @@ import Testing
         await fixture.remove()
     }
 
+    /// The memo learns a restore's verified texts while the restore's transaction stores them:
+    /// another account restoring the same genuine text later is answered without a second
+    /// check, while a refused text is never remembered and is checked again.
+    @Test func aRestoresVerifiedTextsAreNotVerifiedAgainAndItsRefusedOnesAre() async throws {
+        let fixture = try await KillFixture.make()
+        let server = try await fixture.startServer(log: "serve.log")
+        defer { server.kill() }
+        let first = try await server.signUp()
+        let second = try await server.signUp()
+        let stranger = AppStoreTestSigner(pki: try TestPKI.make())
+        var forged = fixture.signer.signedPurchase(of: TestCatalog.lifetime, at: Date())
+        forged.signedTransaction = stranger.signTransaction(forged)
+        let genuine = fixture.signer.signedPurchase(of: TestCatalog.seasonPass, at: Date())
+        let request = RestoreRequest(entries: [.record(forged), .record(genuine)], userInitiated: true)
+        let before = try await Self.verifications(on: server)
+
+        let firstAnswer = try await server.send("POST", "/v1/restore", token: first.token, json: request)
+            .decode(SyncResponse.self)
+        let afterFirst = try await Self.verifications(on: server)
+        let secondAnswer = try await server.send("POST", "/v1/restore", token: second.token, json: request)
+            .decode(SyncResponse.self)
+        let afterSecond = try await Self.verifications(on: server)
+
+        #expect(firstAnswer.verdicts.map(\.verdict) == [.rejected, .accepted])
+        #expect(secondAnswer.verdicts.map(\.verdict) == [.rejected, .transferred])
+        #expect(afterFirst.verified - before.verified == 1 && afterFirst.refused - before.refused == 1)
+        #expect(afterSecond.verified == afterFirst.verified, "the genuine text was remembered")
+        #expect(afterSecond.refused - afterFirst.refused == 1, "the forged text was checked again")
+        await server.stop()
+        await fixture.remove()
+    }
+
     /// The server's count of full signed-transaction verifications, by result.
     private static func verifications(on server: ServerProcess) async throws -> (verified: Double, refused: Double) {
         let samples = MetricsSamples(try await server.send("GET", "/metrics").body)
