@@ -155,19 +155,24 @@ struct PurchaseSyncService: Sendable {
                 plan.add(await verification.unclaimed(kept.kind, kept.signedPayload), for: kept.accountId)
             }
             let stored = try await transaction.store(plan, before: before)
-            let verdicts = transaction.verdicts(for: presented, decided: decided, stored: stored)
-            async let answer = answer(
-                verdicts, accountId: accountId, version: stored.version, ledger: stored.ledger, catalog: catalog,
-                at: now, dryRun: options.dryRun)
+            let decisions = decided.decisions
+            async let answered = { () throws -> ([Verdict], [UInt8]) in
+                let verdicts = SyncTransaction.verdicts(
+                    for: presented, presenter: accountId, decisions: decisions, stored: stored)
+                return (verdicts, try answer(
+                    verdicts, accountId: accountId, version: stored.version, ledger: stored.ledger, catalog: catalog,
+                    at: now, dryRun: options.dryRun))
+            }()
             let written = try await transaction.finish(stored, before: before, endingTransaction: true)
+            let (verdicts, body) = try await answered
             guard written.version == stored.version else {
                 // Not reached while the account's lock holds its version; should it ever be, the
                 // answer says what was written.
-                return (verdicts, written, try self.answer(
+                return (verdicts, written, try answer(
                     verdicts, accountId: accountId, version: written.version, ledger: written.ledger, catalog: catalog,
                     at: now, dryRun: options.dryRun))
             }
-            return (verdicts, written, try await answer)
+            return (verdicts, written, body)
         }
         // Stored and answered: the signed texts, most of a large restore's memory, are let go.
         _ = consume presented

@@ -3,19 +3,26 @@ import StoreSyncAPI
 import StoreSyncCore
 
 extension SyncTransaction {
-    /// The verdict of every item, in the order the device sent them.
+    /// The verdict of every item, in the order the device sent them. Static, needing nothing of
+    /// the transaction's connection, so it runs beside the transaction's last statement.
     ///
     /// - Parameters:
     ///   - items: What the device handed in, verified.
-    ///   - decided: Where each purchase went.
+    ///   - presenter: The account that presented them.
+    ///   - decisions: Where each purchase went.
     ///   - stored: What storing the versions left.
-    func verdicts(for items: [SyncItem], decided: Decided, stored: Stored) -> [Verdict] {
-        items.map { verdict(for: $0, decisions: decided.decisions, inserted: stored.inserted, ledger: stored.ledger) }
+    static func verdicts(
+        for items: [SyncItem], presenter: UUID, decisions: [String: OwnershipDecision], stored: Stored
+    ) -> [Verdict] {
+        items.map {
+            verdict(for: $0, presenter: presenter, decisions: decisions, inserted: stored.inserted, ledger: stored.ledger)
+        }
     }
 
     /// The verdict for one item.
-    private func verdict(
-        for item: SyncItem, decisions: [String: OwnershipDecision], inserted: Set<VersionKey>, ledger: Ledger
+    private static func verdict(
+        for item: SyncItem, presenter: UUID, decisions: [String: OwnershipDecision], inserted: Set<VersionKey>,
+        ledger: Ledger
     ) -> Verdict {
         switch item {
         case .verified(let record, _):
@@ -59,7 +66,7 @@ extension SyncTransaction {
     }
 
     /// An entry without signed data is only ever confirmed by what the server already holds.
-    private func confirm(_ entry: TransactionRecord, in ledger: Ledger) -> Verdict {
+    private static func confirm(_ entry: TransactionRecord, in ledger: Ledger) -> Verdict {
         if let held = ledger[entry.transactionId], held.evidence.grants {
             guard held.productId == entry.productId, held.originalTransactionId == entry.originalTransactionId else {
                 return Verdict(entry, .rejected, reason: "the entry does not match the server's record of this transaction")
