@@ -7,9 +7,9 @@ import StoreSyncCore
 /// ``PurchaseSyncService`` runs them: lock the account (``lockAccount(startingFrom:)``), decide
 /// where each purchase goes (``decide(_:before:)``), plan the writes (``plan(_:decided:before:)``),
 /// write ownership (``writeOwnership(_:)``), take the versions kept for purchases claimed now
-/// (``takeUnclaimed(claimedIn:)``), store the versions (``store(_:before:)``), answer each item
-/// (``verdicts(for:decided:stored:)``), and append the events and bump the account versions
-/// (``finish(_:before:endingTransaction:)``).
+/// (``takeUnclaimed(claimedIn:)``), store the versions (``store(_:before:)``), and append the
+/// events and bump the account versions (``finish(_:before:endingTransaction:)``) while each item
+/// gets its verdict (``verdicts(for:presenter:decisions:stored:)``).
 struct SyncTransaction {
     let connection: PostgresConnection
     let presenter: UUID
