@@ -130,8 +130,9 @@ struct PurchaseSyncService: Sendable {
     /// thousand purchases' snapshot takes ~2 ms to derive and sign, which a restore would
     /// otherwise add after the commit. Everything it says is known by then: the ledger the
     /// writes leave, and the version the bump gives (the presenter's row is locked, so it goes
-    /// up by exactly one). It leaves this function only once the transaction committed; an
-    /// attempt that fails or retries throws its answer away.
+    /// up by exactly one; debug builds check it against the bump's). It leaves this function
+    /// only once the transaction committed; an attempt that fails or retries throws its answer
+    /// away.
     ///
     /// - Parameters:
     ///   - read: What the account held when read before the transaction, if it was; the
@@ -143,7 +144,7 @@ struct PurchaseSyncService: Sendable {
         let catalog = catalog.current
         let presented = consume items
         let chains = SyncTransaction.chains(of: presented)
-        let (verdicts, written, body) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
+        let (verdicts, body, moves, newVersions) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
             let transaction = SyncTransaction(
                 connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
                 events: events)
@@ -163,25 +164,18 @@ struct PurchaseSyncService: Sendable {
                     verdicts, accountId: accountId, version: stored.version, ledger: stored.ledger, catalog: catalog,
                     at: now, dryRun: options.dryRun))
             }()
-            let written = try await transaction.finish(stored, before: before, endingTransaction: true)
+            let newVersions = try await transaction.finish(stored, endingTransaction: true)
             let (verdicts, body) = try await answered
-            guard written.version == stored.version else {
-                // Not reached while the account's lock holds its version; should it ever be, the
-                // answer says what was written.
-                return (verdicts, written, try answer(
-                    verdicts, accountId: accountId, version: written.version, ledger: written.ledger, catalog: catalog,
-                    at: now, dryRun: options.dryRun))
-            }
-            return (verdicts, written, body)
+            return (verdicts, body, stored.moves, newVersions)
         }
         // Stored and answered: the signed texts, most of a large restore's memory, are let go.
         _ = consume presented
         _ = consume chains
         SyncMetrics.record(verdicts, dryRun: options.dryRun)
         guard !options.dryRun else { return SyncOutcome(verdicts: verdicts, body: body, changedAccounts: [:]) }
-        snapshots.invalidate(written.changedAccounts)
-        for move in written.moves { log(move) }
-        return SyncOutcome(verdicts: verdicts, body: body, changedAccounts: written.changedAccounts)
+        snapshots.invalidate(newVersions)
+        for move in moves { log(move) }
+        return SyncOutcome(verdicts: verdicts, body: body, changedAccounts: newVersions)
     }
 
     /// The body of a sync's answer: the verdicts and the account's signed snapshot, or for a dry

@@ -33,7 +33,7 @@ extension SyncTransaction {
     /// Stores the planned versions (those that would change nothing of the presenter's ledger
     /// left out), copies the owner's versions to the accounts that start sharing a purchase, and
     /// stores the latest renewal infos: every write but the events and the version bumps, which
-    /// ``finish(_:before:endingTransaction:)`` makes.
+    /// ``finish(_:endingTransaction:)`` makes.
     ///
     /// - Parameters:
     ///   - plan: The writes.
@@ -75,18 +75,20 @@ extension SyncTransaction {
     ///
     /// - Parameters:
     ///   - stored: What ``store(_:before:)`` left.
-    ///   - before: What the presenter held at the version its lock holds.
     ///   - endingTransaction: Whether these writes are the transaction's last statements; when
     ///     they end it, nothing may run in it afterwards.
-    /// - Returns: The versions stored, and the presenter's ledger and version afterwards.
-    func finish(_ stored: Stored, before: AccountHoldings, endingTransaction: Bool) async throws -> Written {
+    /// - Returns: Every account whose version changed, with its new version; the presenter's,
+    ///   when it changed, is ``Stored/version``.
+    func finish(_ stored: Stored, endingTransaction: Bool) async throws -> [UUID: Int64] {
         let newVersions = try await events.append(
             stored.events, bumpingVersionsOf: stored.changed,
             endingTransaction: endingTransaction && stored.changed.isSubset(of: [presenter]), on: connection)
-        // Unchanged, the presenter's version is the one locked at the start.
-        return Written(
-            inserted: stored.inserted, ledger: stored.ledger, version: newVersions[presenter] ?? before.version,
-            changedAccounts: newVersions, moves: stored.moves)
+        // Every test that syncs checks the version worked out before the bump, which the answer
+        // is signed with, against the one the bump gave.
+        assert(
+            (newVersions[presenter] ?? stored.version) == stored.version,
+            "the presenter's version \(newVersions[presenter] ?? -1) is not the \(stored.version) worked out")
+        return newVersions
     }
 
     /// The presenter's ledger after the writes, as reading it back would give it.

@@ -8,7 +8,7 @@ import StoreSyncCore
 /// where each purchase goes (``decide(_:before:)``), plan the writes (``plan(_:decided:before:)``),
 /// write ownership (``writeOwnership(_:)``), take the versions kept for purchases claimed now
 /// (``takeUnclaimed(claimedIn:)``), store the versions (``store(_:before:)``), and append the
-/// events and bump the account versions (``finish(_:before:endingTransaction:)``) while each item
+/// events and bump the account versions (``finish(_:endingTransaction:)``) while each item
 /// gets its verdict (``verdicts(for:presenter:decisions:stored:)``).
 struct SyncTransaction {
     let connection: PostgresConnection
@@ -83,18 +83,6 @@ struct SyncTransaction {
         var events: [NewEvent]
         /// Every account whose version goes up.
         var changed: Set<UUID>
-        /// The purchases that moved between accounts.
-        var moves: [Move]
-    }
-
-    /// What the writes left: the presenter's ledger and version afterwards.
-    struct Written: Sendable {
-        /// The versions stored by this transaction (one stored before is not among them).
-        var inserted: Set<VersionKey>
-        var ledger: Ledger
-        var version: Int64
-        /// Every account whose version changed, with its new version.
-        var changedAccounts: [UUID: Int64]
         /// The purchases that moved between accounts.
         var moves: [Move]
     }
