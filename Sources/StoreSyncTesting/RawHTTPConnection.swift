@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -97,12 +97,20 @@ public final class RawHTTPConnection {
     /// - Returns: The head, without the blank line.
     /// - Throws: ``RawHTTPError`` when the connection closes or the read times out first.
     public func readHead() throws -> String {
+        try readResponse().head
+    }
+
+    /// The next response: its status line and headers (up to the blank line), and the body
+    /// announced by `Content-Length`.
+    ///
+    /// - Returns: The head, without the blank line, and the body.
+    /// - Throws: ``RawHTTPError`` when the connection closes or the read times out first.
+    public func readResponse() throws -> (head: String, body: Data) {
         while true {
             if let end = buffered.firstRange(of: Array("\r\n\r\n".utf8)) {
                 let head = String(decoding: buffered[..<end.lowerBound], as: UTF8.self)
                 buffered.removeSubrange(..<end.upperBound)
-                try skip(bytes: Self.contentLength(of: head))
-                return head
+                return (head, try take(bytes: Self.contentLength(of: head)))
             }
             guard try receive() else { throw RawHTTPError("the server sent no (further) response head") }
         }
@@ -113,11 +121,12 @@ public final class RawHTTPConnection {
         return field.flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
     }
 
-    private func skip(bytes count: Int) throws {
+    private func take(bytes count: Int) throws -> Data {
         while buffered.count < count {
             guard try receive() else { throw RawHTTPError("the server closed the connection inside a body") }
         }
-        buffered.removeFirst(count)
+        defer { buffered.removeFirst(count) }
+        return Data(buffered.prefix(count))
     }
 
     /// Reads until the server closes the connection, dropping what arrives.

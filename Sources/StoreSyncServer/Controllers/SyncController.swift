@@ -18,8 +18,8 @@ struct SyncController {
     }
 
     @Sendable func restore(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let body = try await request.decodeRestore(limit: maxBodyBytes)
-        return Self.response(for: try await sync.restore(consume body, for: context.device))
+        let outcome = try await sync.restore(for: context.device) { try await request.decodeRestore(limit: maxBodyBytes) }
+        return Self.response(for: outcome)
     }
 
     /// The ``SyncResponse`` the sync wrote.

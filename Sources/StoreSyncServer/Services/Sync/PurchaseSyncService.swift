@@ -62,26 +62,35 @@ struct PurchaseSyncService: Sendable {
     /// dropped under one verdict, so however many a request carries, the work and the answer
     /// stay bounded by the catalog.
     ///
-    /// The request is consumed: its signed texts (most of a large restore's memory) are let go
-    /// as soon as they are stored, before the answer is made.
+    /// The request's signed texts (most of a large restore's memory) are let go as soon as they
+    /// are stored, before the answer is made.
     ///
+    /// What the account holds is read while the body is decoded: a thousand entries are
+    /// megabytes to read, and the restore would otherwise wait for the read after recalling
+    /// them. A body refused on the way wastes one indexed read of the device's own account.
+    ///
+    /// - Parameters:
+    ///   - device: The device restoring.
+    ///   - decode: Reads the request's body.
     /// - Throws: ``RequestError`` when the request has too many entries; ``VerificationError``
-    ///   when the receipt is refused or Apple does not answer.
-    func restore(_ request: consuming RestoreRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
+    ///   when the receipt is refused or Apple does not answer; whatever `decode` throws.
+    func restore(
+        for device: DeviceIdentity, decoding decode: () async throws -> RestoreRequest
+    ) async throws -> SyncOutcome {
+        async let read = readHoldings(of: device.accountId)
+        let request = try await decode()
         guard request.entries.count <= maxRestoreEntries else {
             throw RequestError.invalid(field: "entries", detail: "at most \(maxRestoreEntries) entries per restore")
         }
-        // Apple is asked about the receipt, and what the account holds is read, while the memo
-        // settles the texts this process verified and hashes the others; verifying the rest
-        // needs the holdings. The transaction starts from the same read when the account has not
-        // changed since.
+        // Apple is asked about the receipt while the memo settles the texts this process
+        // verified and hashes the others; verifying the rest needs the holdings. The
+        // transaction starts from the same read when the account has not changed since.
         let options = SyncOptions(userInitiated: request.userInitiated ?? false, dryRun: request.dryRun ?? false)
         let flags = Self.legacyFlagItems(request.legacyFlags ?? [:], catalog: catalog.current)
         let receipt = request.receipt
         let entries = request.entries
         _ = consume request
         async let fromReceipt = receiptItems(receipt)
-        async let read = readHoldings(of: device.accountId)
         let recalled = await verification.recall(consume entries)
         let holdings = try await read
         let (verified, learned) = await verification.verify(consume recalled, against: holdings)
