@@ -81,12 +81,16 @@ extension VerificationService {
         // Distinct texts found by their digests, computed already: hashing and comparing the
         // texts themselves (kilobytes each) would cost a sizeable part of what verifying does.
         // Each entry keeps the number of its text, so its item finds its check without hashing
-        // again.
+        // again. Here and for the items, the entries are read in place, by position: taken one
+        // by one, each would be copied with its record, a dozen references retained and
+        // released per entry (~0.3 ms of a thousand-entry restore's path).
         var textNumbers: [Data: Int] = [:]
+        textNumbers.reserveCapacity(found.count)
         var texts: [SignedText] = []
+        texts.reserveCapacity(found.count)
         var textNumberOfEntry = [Int](repeating: -1, count: found.count)
-        for (position, entry) in found.enumerated() {
-            guard case .unrecalled(_, let text, _) = entry else { continue }
+        for position in found.indices {
+            guard case .unrecalled(_, let text, _) = found[position] else { continue }
             let digest = SignedTransactionDigest.bytes(of: text)
             if let number = textNumbers[digest] {
                 textNumberOfEntry[position] = number
@@ -102,14 +106,16 @@ extension VerificationService {
             guard case .unrecalled = entry, case .settled(.verified(let record, _)) = found else { return nil }
             return record
         }
-        let items = zip(found, textNumberOfEntry).map { entry, textNumber -> SyncItem in
-            switch entry {
+        var items: [SyncItem] = []
+        items.reserveCapacity(found.count)
+        for position in found.indices {
+            switch found[position] {
             case .settled(let item):
-                return item
+                items.append(item)
             case .unrecalled(let record, _, let index):
-                switch outcomes[textNumber] {
-                case .success(let verified): return item(for: record, at: index, verified: verified)
-                case .failure(let refusal): return .rejected(record ?? refusal.claimed, entry: index, reason: refusal.reason)
+                switch outcomes[textNumberOfEntry[position]] {
+                case .success(let verified): items.append(item(for: record, at: index, verified: verified))
+                case .failure(let refusal): items.append(.rejected(record ?? refusal.claimed, entry: index, reason: refusal.reason))
                 }
             }
         }
@@ -211,7 +217,13 @@ extension VerificationService {
             }
             var done = [[Result]](repeating: [], count: slices.count)
             for await (number, results) in group { done[number] = results }
-            return done.flatMap { $0 }
+            // The first slice's results are kept as they are and the others appended: joined
+            // into a new array, each result would be copied and its original released.
+            guard !done.isEmpty else { return [] }
+            var joined = done.removeFirst()
+            joined.reserveCapacity(elements.count)
+            for rest in done { joined += rest }
+            return joined
         }
     }
 
