@@ -105,6 +105,8 @@ struct SyncTransaction {
     /// The verified records of `items` grouped by purchase.
     static func chains(of items: [SyncItem]) -> [String: [TransactionRecord]] {
         var chains: [String: [TransactionRecord]] = [:]
+        // Sized once: grown from empty, it would be rebuilt at every doubling.
+        chains.reserveCapacity(items.count)
         for case .verified(let record, _) in items { chains[record.originalTransactionId, default: []].append(record) }
         return chains
     }
