@@ -53,6 +53,48 @@ import Testing
         }
     }
 
+    /// An insert encoded ahead for other versions (a sync's expectation that its plan did not
+    /// meet: another account, another order, one version fewer or changed) is not sent: the
+    /// versions given are stored, each with its own account, and nothing else.
+    @Test func anInsertEncodedForOtherVersionsIsNotUsed() async throws {
+        try await withServer { server in
+            let x = try await server.signUp()
+            let y = try await server.signUp()
+            let now = server.clock.now()
+            let versions = (0..<4).map { index -> (accountId: UUID, record: TransactionRecord) in
+                var record = TestPurchases.record(purchased: now.addingTimeInterval(Double(index)))
+                record.signedTransaction = server.signer.signTransaction(record)
+                return (x.accountId, record)
+            }
+            var changed = versions[3].record
+            changed.revocationDate = now
+            let others: [[(accountId: UUID, record: TransactionRecord)]] = [
+                versions.map { (y.accountId, $0.record) }, versions.reversed(), Array(versions.dropLast()),
+                Array(versions.dropLast()) + [(x.accountId, changed)],
+            ]
+            for (number, expected) in others.enumerated() {
+                let stored = try await server.database.withConnection { connection in
+                    try await connection.execute("DELETE FROM transactions")
+                    _ = try await TransactionRepository().insert(
+                        versions, encoded: TransactionRepository.encodeInsert(expected), on: connection)
+                    return try await connection.query(
+                        "SELECT account_id, transaction_id, revocation_date FROM transactions ORDER BY transaction_id"
+                    ).map { try $0.decode((UUID, String, Date?).self) }
+                }
+                #expect(stored.map(\.0) == Array(repeating: x.accountId, count: 4), "expectation \(number)")
+                #expect(stored.map(\.1) == versions.map(\.record.transactionId).sorted(), "expectation \(number)")
+                #expect(stored.allSatisfy { $0.2 == nil }, "expectation \(number)")
+            }
+            // Encoded for exactly these versions, the statements encoded ahead store them.
+            let stored = try await server.database.withConnection { connection in
+                try await connection.execute("DELETE FROM transactions")
+                return try await TransactionRepository().insert(
+                    versions, encoded: TransactionRepository.encodeInsert(versions), on: connection)
+            }
+            #expect(stored == Set(versions.map { VersionKey(accountId: $0.accountId, record: $0.record) }))
+        }
+    }
+
     /// More versions than one statement writes: each statement's share is stored, the keys of
     /// all of them come back, and a version sent twice across a statement boundary is stored
     /// once and reported once.

@@ -35,10 +35,14 @@ package enum FirstClaimWrites {
                 .keepHere(claim: .firstPresented), chain: id, records: chain, owner: nil, presenter: accountId,
                 before: Ledger(), at: now)
         }
+        // Encoded while the owner rows are inserted, as a restore encodes them while PostgreSQL
+        // decides the owners.
+        let versions = plan.versions
+        async let encoded = TransactionRepository.encodeInsert(versions)
         try await OwnershipRepository().insertMissing(
             plan.newOwners.map { ($0.originalTransactionId, chains[$0.originalTransactionId]![0].environment, $0) },
             on: connection)
-        _ = try await TransactionRepository().insert(plan.versions, on: connection)
+        _ = try await TransactionRepository().insert(versions, encoded: await encoded, on: connection)
         _ = try await EventRepository(queuesWebhookDeliveries: queuesWebhookDeliveries)
             .append(plan.events, bumpingVersionsOf: plan.changed, endingTransaction: true, on: connection)
     }

@@ -158,13 +158,17 @@ struct PurchaseSyncService: Sendable {
                 connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
                 events: events)
             let before = try await transaction.lockAccount(startingFrom: read)
+            // The versions insert is encoded while PostgreSQL decides the owners (~4.5 ms of CPU
+            // for a thousand purchases, and this server has nothing else to do meanwhile), for the
+            // plan nearly every sync has; storing encodes again only for another.
+            async let expected = SyncTransaction.encodeExpectedInsert(chains, presenter: accountId, before: before.ledger)
             let decided = try await transaction.decide(chains, before: before.ledger)
             var plan = transaction.plan(chains, decided: decided, before: before.ledger)
             try await transaction.writeOwnership(plan)
             for kept in try await transaction.takeUnclaimed(claimedIn: plan) {
                 plan.add(await verification.unclaimed(kept.kind, kept.signedPayload), for: kept.accountId)
             }
-            let stored = try await transaction.store(plan, before: before)
+            let stored = try await transaction.store(plan, before: before, expected: await expected)
             let decisions = decided.decisions
             async let answered = { () throws -> ([Verdict], [UInt8]) in
                 let verdicts = SyncTransaction.verdicts(

@@ -38,12 +38,16 @@ extension SyncTransaction {
     /// - Parameters:
     ///   - plan: The writes.
     ///   - before: What the presenter held at the version its lock holds.
+    ///   - expected: The versions insert encoded ahead (``encodeExpectedInsert(_:presenter:before:)``),
+    ///     used if the plan stores exactly those versions.
     /// - Returns: The versions stored, the presenter's ledger afterwards and the version
     ///   finishing gives it, and what finishing writes.
-    func store(_ plan: Plan, before: AccountHoldings) async throws -> Stored {
+    func store(
+        _ plan: Plan, before: AccountHoldings, expected: TransactionRepository.EncodedInsert? = nil
+    ) async throws -> Stored {
         var changed = plan.changed
         let versions = Self.unstored(plan.versions, presenter: presenter, before: before.ledger)
-        let inserted = try await transactions.insert(versions, on: connection)
+        let inserted = try await transactions.insert(versions, encoded: expected, on: connection)
         for key in inserted { changed.insert(key.accountId) }
         // After the presented versions, so those stay this restore's own (`accepted`).
         let shares = plan.shares.map { (originalTransactionId: $0.originalTransactionId, from: $0.from, to: $0.to) }
@@ -131,6 +135,23 @@ extension SyncTransaction {
             assert(after == read, "the ledger worked out after the writes differs from the stored one: \(after) against \(read)")
         #endif
         return after
+    }
+
+    /// The versions insert ``store(_:before:expected:)`` makes when every presented version is
+    /// stored with the presenter, as the plan has it for a purchase the presenter keeps, takes
+    /// or shares (nearly every restore): encoded before the plan exists, while PostgreSQL
+    /// decides the owners, so that storing need not wait for it.
+    ///
+    /// - Parameters:
+    ///   - chains: The verified records presented, by purchase.
+    ///   - presenter: The account presenting them.
+    ///   - before: The presenter's ledger at the version its lock holds.
+    static func encodeExpectedInsert(
+        _ chains: [String: [TransactionRecord]], presenter: UUID, before: Ledger
+    ) -> TransactionRepository.EncodedInsert {
+        // In the plan's order: purchase by purchase in id order, each chain's records in turn.
+        let versions = chains.sorted { $0.key < $1.key }.flatMap { _, records in records.map { (accountId: presenter, record: $0) } }
+        return TransactionRepository.encodeInsert(unstored(versions, presenter: presenter, before: before))
     }
 
     /// The planned versions less those that would change nothing of the presenter's ledger:
