@@ -94,15 +94,13 @@ struct PurchaseSyncService: Sendable {
         let recalled = await verification.recall(consume entries)
         let holdings = try await read
         let (verified, learned) = await verification.verify(consume recalled, against: holdings)
-        // The memo learns the texts while the transaction stores them, not before it.
-        async let remembered: Void = verification.remember(learned)
         var items = consume verified
         items += try await fromReceipt
         items += flags
-        let outcome = try await sync(
-            consume items, for: device.accountId, options: options, startingFrom: holdings)
-        await remembered
-        return outcome
+        // The memo learns the texts while the transaction stores them, not before it.
+        return try await sync(
+            consume items, for: device.accountId, options: options, startingFrom: holdings,
+            whileStoring: { verification.remember(learned) })
     }
 
     /// The items of an app receipt's in-app purchases, each admitted or rejected by the
@@ -146,8 +144,13 @@ struct PurchaseSyncService: Sendable {
     /// - Parameters:
     ///   - read: What the account held when read before the transaction, if it was; the
     ///     transaction starts from it when the account's version has not moved since.
+    ///   - whileStoring: Work done beside the versions insert, PostgreSQL's longest statement,
+    ///     while this server has a core to spare; not beside deciding the owners, where the
+    ///     insert is encoded and a third job on two cores delays the owner rows' statement. Run
+    ///     by every attempt that gets that far, so it must be safe to repeat.
     private func sync(
-        _ items: consuming [SyncItem], for accountId: UUID, options: SyncOptions, startingFrom read: AccountHoldings?
+        _ items: consuming [SyncItem], for accountId: UUID, options: SyncOptions, startingFrom read: AccountHoldings?,
+        whileStoring: @escaping @Sendable () async -> Void = {}
     ) async throws -> SyncOutcome {
         let now = now()
         let catalog = catalog.current
@@ -168,7 +171,9 @@ struct PurchaseSyncService: Sendable {
             for kept in try await transaction.takeUnclaimed(claimedIn: plan) {
                 plan.add(await verification.unclaimed(kept.kind, kept.signedPayload), for: kept.accountId)
             }
-            let stored = try await transaction.store(plan, before: before, expected: await expected)
+            let expectedInsert = await expected
+            async let besides: Void = whileStoring()
+            let stored = try await transaction.store(plan, before: before, expected: expectedInsert)
             let decisions = decided.decisions
             async let answered = { () throws -> ([Verdict], [UInt8]) in
                 let verdicts = SyncTransaction.verdicts(
@@ -178,6 +183,7 @@ struct PurchaseSyncService: Sendable {
                     at: now, dryRun: options.dryRun))
             }()
             let newVersions = try await transaction.finish(stored, endingTransaction: true)
+            await besides
             let (verdicts, body) = try await answered
             return (verdicts, body, stored.moves, newVersions)
         }
