@@ -78,7 +78,7 @@ extension SyncTransaction {
     /// must stay open to roll back then.
     ///
     /// - Parameters:
-    ///   - stored: What ``store(_:before:)`` left.
+    ///   - stored: What ``store(_:before:expected:)`` left.
     ///   - endingTransaction: Whether these writes are the transaction's last statements; when
     ///     they end it, nothing may run in it afterwards.
     /// - Returns: Every account whose version changed, with its new version; the presenter's,

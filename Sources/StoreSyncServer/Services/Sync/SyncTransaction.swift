@@ -5,11 +5,13 @@ import StoreSyncCore
 
 /// The steps of one upload or restore inside its database transaction, in the order
 /// ``PurchaseSyncService`` runs them: lock the account (``lockAccount(startingFrom:)``), decide
-/// where each purchase goes (``decide(_:before:)``), plan the writes (``plan(_:decided:before:)``),
-/// write ownership (``writeOwnership(_:)``), take the versions kept for purchases claimed now
-/// (``takeUnclaimed(claimedIn:)``), store the versions (``store(_:before:)``), and append the
-/// events and bump the account versions (``finish(_:endingTransaction:)``) while each item
-/// gets its verdict (``verdicts(for:presenter:decisions:stored:)``).
+/// where each purchase goes (``decide(_:before:)``) while the versions insert the plan most
+/// likely makes is encoded (``encodeExpectedInsert(_:presenter:before:)``), plan the writes
+/// (``plan(_:decided:before:)``), write ownership (``writeOwnership(_:)``), take the versions
+/// kept for purchases claimed now (``takeUnclaimed(claimedIn:)``), store the versions
+/// (``store(_:before:expected:)``), and append the events and bump the account versions
+/// (``finish(_:endingTransaction:)``) while each item gets its verdict
+/// (``verdicts(for:presenter:decisions:stored:)``).
 struct SyncTransaction {
     let connection: PostgresConnection
     let presenter: UUID
