@@ -22,17 +22,19 @@ import Testing
             let head = "POST /v1/restore HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(account.token)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
             let half = body.count / 2
-            let bodyHalfSent = DispatchSemaphore(value: 0)
+            let (halfSent, bodyHalfSent) = AsyncStream.makeStream(of: Void.self)
+            // Waited for on the connection's own thread, never on the cooperative pool, which
+            // the server under test runs on too.
             let purchaseStored = DispatchSemaphore(value: 0)
 
             async let exchange = RawHTTPConnection.run(port: server.port) { connection in
                 try connection.transmit(head + String(decoding: body.prefix(half), as: UTF8.self))
-                bodyHalfSent.signal()
+                bodyHalfSent.yield()
                 purchaseStored.wait()
                 try connection.transmit(String(decoding: body.dropFirst(half), as: UTF8.self))
                 return try connection.readResponse()
             }
-            await Task.detached { bodyHalfSent.wait() }.value
+            for await _ in halfSent { break }
             // Long enough for the server to have started the request and read the holdings.
             try await Task.sleep(for: .milliseconds(200))
             _ = try await server.buy(meanwhile, token: account.token)
