@@ -30,7 +30,7 @@ package enum FirstClaimWrites {
     ) async throws {
         let chains = SyncTransaction.chains(of: records.map { SyncItem.verified($0, entry: nil) })
         var plan = SyncTransaction.Plan()
-        for (id, chain) in chains.sorted(by: { $0.key < $1.key }) {
+        for (id, chain) in SyncTransaction.inPlanOrder(chains) {
             plan.apply(
                 .keepHere(claim: .firstPresented), chain: id, records: chain, owner: nil, presenter: accountId,
                 before: Ledger(), at: now)

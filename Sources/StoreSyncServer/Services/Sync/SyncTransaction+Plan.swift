@@ -13,13 +13,22 @@ extension SyncTransaction {
     /// - Returns: The writes, with the owner rows deciding wrote already.
     func plan(_ chains: [String: [TransactionRecord]], decided: Decided, before: Ledger) -> Plan {
         var plan = Plan(ownersWritten: decided.ownersWritten)
-        for (id, records) in chains.sorted(by: { $0.key < $1.key }) {
+        for (id, records) in Self.inPlanOrder(chains) {
             guard let decision = decided.decisions[id] else { continue }
             plan.apply(
                 decision, chain: id, records: records, owner: decided.owners[id], presenter: presenter, before: before,
                 at: now)
         }
         return plan
+    }
+}
+
+extension SyncTransaction {
+    /// The purchases in the order a plan takes them, by id: the order of its versions, which a
+    /// versions insert encoded before the plan (``encodeExpectedInsert(_:presenter:before:)``)
+    /// must follow to be used.
+    static func inPlanOrder(_ chains: [String: [TransactionRecord]]) -> [(key: String, value: [TransactionRecord])] {
+        chains.sorted { $0.key < $1.key }
     }
 }
 

@@ -149,8 +149,8 @@ extension SyncTransaction {
     static func encodeExpectedInsert(
         _ chains: [String: [TransactionRecord]], presenter: UUID, before: Ledger
     ) -> TransactionRepository.EncodedInsert {
-        // In the plan's order: purchase by purchase in id order, each chain's records in turn.
-        let versions = chains.sorted { $0.key < $1.key }.flatMap { _, records in records.map { (accountId: presenter, record: $0) } }
+        // In the plan's order, each chain's records in turn.
+        let versions = inPlanOrder(chains).flatMap { _, records in records.map { (accountId: presenter, record: $0) } }
         return TransactionRepository.encodeInsert(unstored(versions, presenter: presenter, before: before))
     }
 
