@@ -7,7 +7,7 @@ extension TransactionPayload {
     /// - Parameters:
     ///   - evidence: What vouches for it (`jws`, or `unverifiedJWS` under the development switch).
     ///   - environment: The environment it was verified for.
-    ///   - signedTransaction: The JWS it came from.
+    ///   - signedText: The JWS it came from, however it is held.
     /// - Returns: The record.
     /// A value Apple added after StoreSync learned its vocabulary (a `type`, an
     /// `inAppOwnershipType`, a `transactionReason`, an offer type) or a field StoreSync does not
@@ -19,7 +19,7 @@ extension TransactionPayload {
     package func record(
         evidence: Evidence,
         environment: AppStoreEnvironment,
-        signedTransaction: String
+        signedText: SignedText
     ) throws(PayloadError) -> TransactionRecord {
         guard let transactionId, !transactionId.isEmpty else { throw .malformed("transactionId is missing") }
         guard let originalTransactionId, !originalTransactionId.isEmpty else {
@@ -32,7 +32,7 @@ extension TransactionPayload {
         }
         guard let signedDate = try signedDate.storable("signedDate") else { throw .malformed("signedDate is missing") }
         if let quantity, quantity < 1 { throw .malformed("quantity must be at least 1") }
-        let record = TransactionRecord(
+        var record = TransactionRecord(
             transactionId: transactionId,
             originalTransactionId: originalTransactionId,
             productId: productId,
@@ -52,9 +52,9 @@ extension TransactionPayload {
             quantity: quantity ?? 1,
             signedDate: signedDate,
             subscriptionGroupId: subscriptionGroupIdentifier,
-            evidence: evidence,
-            signedTransaction: signedTransaction
+            evidence: evidence
         )
+        record.signedText = signedText
         if let field = record.unkeepableField { throw .malformed(field) }
         return record
     }

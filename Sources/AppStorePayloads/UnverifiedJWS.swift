@@ -19,6 +19,6 @@ public enum UnverifiedJWS {
         }
         let payload = try PayloadDecoder.decode(TransactionPayload.self, from: bytes, part: "payload")
         let environment = payload.environment.flatMap(AppStoreEnvironment.init(appleName:)) ?? .production
-        return try payload.record(evidence: .jws, environment: environment, signedTransaction: jws)
+        return try payload.record(evidence: .jws, environment: environment, signedText: SignedText(whole: jws))
     }
 }

@@ -1,6 +1,6 @@
 import AppStorePayloads
 public import Logging
-import StoreSyncCore
+package import StoreSyncCore
 import StoreSyncWire
 
 /// Verifies and decodes what Apple signs for an app: StoreKit 2 transactions and renewal
@@ -48,12 +48,23 @@ public final class SignedDataVerifier: Sendable {
     ///   `unverifiedJWS` under the development switch) and whose `signedTransaction` is `jws`.
     /// - Throws: ``VerificationError`` saying why the token is refused.
     public func verifyTransaction(_ jws: String) async throws(VerificationError) -> VerifiedTransaction {
+        try await verifyTransaction(SignedText(whole: jws))
+    }
+
+    /// Verifies a StoreKit 2 signed transaction however it is held: a text split after its
+    /// header (as a restore holds its texts) is verified without joining it again.
+    ///
+    /// - Parameter text: The compact JWS.
+    /// - Returns: Apple's payload and the StoreSync record, whose evidence is `jws` (or
+    ///   `unverifiedJWS` under the development switch) and whose signed text is `text`.
+    /// - Throws: ``VerificationError`` saying why the token is refused.
+    package func verifyTransaction(_ text: SignedText) async throws(VerificationError) -> VerifiedTransaction {
         do throws(VerificationError) {
-            let (payload, evidence) = try await verifiedPayload(jws, as: TransactionPayload.self)
+            let (payload, evidence) = try await verifiedPayload(CompactJWS(text, verifiedChains: chainVerifier.cache), as: TransactionPayload.self)
             guard payload.bundleId == configuration.bundleId else { throw VerificationError.bundleMismatch }
             let environment = try checkEnvironment(payload.environment)
             let record = try translatingPayloadErrors { () throws(PayloadError) in
-                try payload.record(evidence: evidence, environment: environment, signedTransaction: jws)
+                try payload.record(evidence: evidence, environment: environment, signedText: text)
             }
             return VerifiedTransaction(payload: payload, record: record)
         } catch {
@@ -89,7 +100,13 @@ public final class SignedDataVerifier: Sendable {
     func verifiedPayload<Payload: SignedAppStorePayload & FastDecodable>(_ text: String, as type: Payload.Type)
         async throws(VerificationError) -> (Payload, Evidence)
     {
-        let jws = try CompactJWS(text, verifiedChains: chainVerifier.cache)
+        try await verifiedPayload(CompactJWS(text, verifiedChains: chainVerifier.cache), as: type)
+    }
+
+    /// ``verifiedPayload(_:as:)`` for a token already split into its parts.
+    func verifiedPayload<Payload: SignedAppStorePayload & FastDecodable>(_ jws: CompactJWS, as type: Payload.Type)
+        async throws(VerificationError) -> (Payload, Evidence)
+    {
         let payload: Payload
         if let plain = Payload.fastDecoded(from: jws.payload) {
             payload = plain

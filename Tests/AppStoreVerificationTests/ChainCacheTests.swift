@@ -92,17 +92,56 @@ import Testing
 
     @Test func cacheEvictsTheOldestChainBeyondCapacity() throws {
         let cache = VerifiedChainCache(capacity: 2)
-        let chain = VerifiedChain(
-            validity: Date.distantPast...Date.distantFuture, leafKey: P256.Signing.PrivateKey().publicKey,
-            header: JWSHeader(alg: "ES256"))
-        let keys = (0..<3).map { SHA256.hash(data: Data([UInt8($0)])) }
+        let headers = (0..<3).map { Array("header\($0).".utf8) }
 
-        for key in keys { cache.insert(chain, fingerprint: key) }
+        for header in headers { cache.insert(Self.chain(headerText: header)) }
 
         #expect(cache.count == 2)
-        #expect(cache[keys[0]] == nil)
-        #expect(cache[keys[1]] != nil)
-        #expect(cache[keys[2]] != nil)
+        #expect(Self.cached(headers[0], in: cache) == nil)
+        #expect(Self.cached(headers[1], in: cache)?.headerText == headers[1])
+        #expect(Self.cached(headers[2], in: cache)?.headerText == headers[2])
+    }
+
+    /// Two restores that meet a new chain at once both verify it: the second takes the first's
+    /// place instead of filling the cache with copies.
+    @Test func aChainVerifiedTwiceIsKeptOnce() throws {
+        let cache = VerifiedChainCache(capacity: 4)
+        let header = Array("header.".utf8)
+
+        cache.insert(Self.chain(headerText: header))
+        cache.insert(Self.chain(headerText: header))
+
+        #expect(cache.count == 1)
+    }
+
+    /// A chain is found only by its header's exact bytes: not by a prefix, an extension, or a
+    /// header one byte away.
+    @Test(arguments: ["eyJhbGciOiJFUzI1NiJ8.", "eyJhbGciOiJFUzI1NiJ9", "eyJhbGciOiJFUzI1NiJ9.e", "fyJhbGciOiJFUzI1NiJ9.", ""])
+    func aHeaderIsFoundOnlyByItsExactBytes(other: String) throws {
+        let cache = VerifiedChainCache(capacity: 4)
+        let header = Array("eyJhbGciOiJFUzI1NiJ9.".utf8)
+        cache.insert(Self.chain(headerText: header))
+
+        #expect(Self.cached(header, in: cache)?.headerText == header)
+        #expect(Self.cached(Array(other.utf8), in: cache) == nil)
+    }
+
+    /// A header one byte away from a cached chain's is refused: the cached chain never vouches
+    /// for it, and it takes no place in the cache.
+    @Test func aHeaderOneByteAwayFromACachedOneIsRefused() async throws {
+        let trusted = try TestPKI.make(name: "Trusted")
+        let verifier = try Fixtures.verifier(trusting: trusted)
+        let genuine = Fixtures.signer(trusted).signTransaction(Fixtures.record(.nonConsumable))
+        _ = try await verifier.verifyTransaction(genuine)
+
+        // A letter of the leaf certificate's base64, deep in the header, changed to another.
+        var bytes = Array(genuine.utf8)
+        let position = bytes.firstIndex(of: UInt8(ascii: "."))! / 2
+        bytes[position] = bytes[position] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        await #expect(throws: VerificationError.self) {
+            try await verifier.verifyTransaction(String(decoding: bytes, as: UTF8.self))
+        }
+        #expect(verifier.chainVerifier.cache.count == 1)
     }
 
     @Test func concurrentVerificationsAgree() async throws {
@@ -117,5 +156,15 @@ import Testing
 
         #expect(evidences == Array(repeating: .jws, count: 32))
         #expect(verifier.chainVerifier.cache.count == 1)
+    }
+
+    private static func chain(headerText: [UInt8]) -> VerifiedChain {
+        VerifiedChain(
+            validity: Date.distantPast...Date.distantFuture, leafKey: P256.Signing.PrivateKey().publicKey,
+            header: JWSHeader(alg: "ES256"), headerText: headerText)
+    }
+
+    private static func cached(_ header: [UInt8], in cache: VerifiedChainCache) -> VerifiedChain? {
+        header.withUnsafeBufferPointer { cache.chain(forHeader: $0) }
     }
 }

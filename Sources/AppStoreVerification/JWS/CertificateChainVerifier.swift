@@ -33,29 +33,31 @@ struct CertificateChainVerifier: Sendable {
         let key = try await leafKey(of: jws, at: signedDate)
         guard jws.signature.count == 64,
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
-            key.isValidSignature(signature, for: jws.signingInput)
+            key.isValidSignature(signature, for: jws.signingInputDigest)
         else { throw .invalidSignature }
     }
 
     /// The leaf key of the chain a JWS's header carries, valid at `date`: from the cache when
     /// this exact header text verified before, else after full verification (then cached).
     func leafKey(of jws: CompactJWS, at date: Date) async throws(VerificationError) -> P256.Signing.PublicKey {
-        if let cached = cache[jws.headerDigest] {
-            guard cached.validity.contains(date) else { throw .certificateExpired }
-            return cached.leafKey
+        if let known = jws.knownChain {
+            guard known.validity.contains(date) else { throw .certificateExpired }
+            return known.leafKey
         }
-        let chain = try await verifyChain(of: jws.header, at: date)
-        cache.insert(chain, fingerprint: jws.headerDigest)
+        let chain = try await verifyChain(of: jws.header, at: date, headerText: jws.headerText)
+        cache.insert(chain)
         return chain.leafKey
     }
 
     /// The leaf key of a chain valid at `date`, after full verification; nothing is cached.
     func leafKey(x5c: [String]?, at date: Date) async throws(VerificationError) -> P256.Signing.PublicKey {
-        try await verifyChain(of: JWSHeader(alg: "ES256", x5c: x5c), at: date).leafKey
+        try await verifyChain(of: JWSHeader(alg: "ES256", x5c: x5c), at: date, headerText: []).leafKey
     }
 
     /// Full verification of the header's leaf and intermediate up to a trusted root.
-    private func verifyChain(of header: JWSHeader, at date: Date) async throws(VerificationError) -> VerifiedChain {
+    private func verifyChain(
+        of header: JWSHeader, at date: Date, headerText: [UInt8]
+    ) async throws(VerificationError) -> VerifiedChain {
         guard let x5c = header.x5c, x5c.count == 3 else { throw .invalidChain }
         var certificates: [Certificate] = []
         for entry in x5c {
@@ -88,7 +90,7 @@ struct CertificateChainVerifier: Sendable {
         let notBefore = validatedChain.map(\.notValidBefore).max() ?? leaf.notValidBefore
         let notAfter = validatedChain.map(\.notValidAfter).min() ?? leaf.notValidAfter
         guard notBefore <= notAfter else { throw .certificateExpired }
-        return VerifiedChain(validity: notBefore...notAfter, leafKey: leafKey, header: header)
+        return VerifiedChain(validity: notBefore...notAfter, leafKey: leafKey, header: header, headerText: headerText)
     }
 }
 

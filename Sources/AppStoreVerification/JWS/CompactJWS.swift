@@ -1,5 +1,6 @@
 import AppStorePayloads
 import Crypto
+import StoreSyncCore
 
 #if canImport(Glibc)
 import Glibc
@@ -13,23 +14,28 @@ import Darwin
 /// nothing here says the token is trustworthy. A header whose exact text belongs to a chain
 /// that verified before is taken from the cache instead of being decoded again: Apple signs
 /// every transaction of a period with the same chain, and the header (three certificates,
-/// ~4.5 KB of base64) is most of a JWS.
+/// ~4.5 KB of base64) is most of a JWS. The cache also keeps the SHA-256 state after that
+/// header, so the digest the signature covers costs only the payload's bytes.
 struct CompactJWS: Sendable {
     /// Larger than any payload Apple signs (a few KiB) with room to spare; anything bigger
     /// is refused before any work is spent on it.
     static let maximumLength = 64 * 1024
 
     let header: JWSHeader
-    /// The SHA-256 of the header's base64url text: the key of its verified chain.
-    let headerDigest: SHA256Digest
+    /// The chain that verified before with this exact header text; `nil` when the header is
+    /// new here, and its chain is still to be verified.
+    let knownChain: VerifiedChain?
+    /// `base64url(header) "."`: the bytes a cached chain is found by, and the start of the
+    /// signing input. Empty when the chain is known (it holds them).
+    let headerText: [UInt8]
+    /// The SHA-256 state after ``headerText``.
+    let hashedHeader: SHA256
     /// The decoded payload bytes (UTF-8 JSON).
     let payload: [UInt8]
     /// The decoded signature bytes: raw r‖s for ES256.
     let signature: [UInt8]
-    /// `base64url(header) "." base64url(payload)`: the bytes the signature covers, a slice of
-    /// the text's bytes rather than a copy (several KB per token, each a trip to the
-    /// allocator's shared arenas while every core verifies).
-    let signingInput: ArraySlice<UInt8>
+    /// The SHA-256 of `base64url(header) "." base64url(payload)`: what the signature covers.
+    let signingInputDigest: SHA256Digest
 
     /// Splits and decodes a compact JWS.
     ///
@@ -39,42 +45,95 @@ struct CompactJWS: Sendable {
     /// - Throws: ``VerificationError/malformed(_:)`` for anything that is not a compact JWS
     ///   with a JSON header, ``VerificationError/unsupportedAlgorithm(_:)`` unless `ES256`.
     init(_ text: String, verifiedChains: VerifiedChainCache? = nil) throws(VerificationError) {
-        let bytes = Array(text.utf8)
-        let parts = try Self.parts(of: bytes)
-        let headerDigest = bytes[parts.header].withUnsafeBytes { SHA256.hash(data: $0) }
-        let header: JWSHeader
-        if let known = verifiedChains?[headerDigest] {
-            header = known.header
-        } else {
-            header = try Self.decodeHeader(bytes[parts.header])
+        var text = text
+        let parsed = text.withUTF8 { bytes in
+            Result { () throws(VerificationError) in
+                try CompactJWS(head: bytes, rest: UnsafeBufferPointer(start: nil, count: 0), verifiedChains: verifiedChains)
+            }
         }
-        guard let payload = Base64URL.decode(bytes[parts.payload]) else { throw .malformed("the payload is not base64url") }
-        guard let signature = Base64URL.decode(bytes[parts.signature]) else {
-            throw .malformed("the signature is not base64url")
-        }
-        self.header = header
-        self.headerDigest = headerDigest
-        self.payload = payload
-        self.signature = signature
-        self.signingInput = bytes[..<parts.payload.upperBound]
+        self = try parsed.get()
     }
 
-    /// Where a compact JWS's three parts lie, after checking its form: at most
-    /// ``maximumLength`` bytes, exactly two dots, no part empty.
-    private static func parts(of bytes: [UInt8]) throws(VerificationError)
-        -> (header: Range<Int>, payload: Range<Int>, signature: Range<Int>)
-    {
-        guard bytes.count <= maximumLength else { throw .malformed("the JWS is larger than \(maximumLength) bytes") }
-        let dots = bytes.withUnsafeBufferPointer { buffer in
-            let first = dot(in: buffer, from: 0)
-            let second = first.flatMap { dot(in: buffer, from: $0 + 1) }
-            return (first, second, second.flatMap { dot(in: buffer, from: $0 + 1) })
+    /// Splits and decodes a compact JWS however it is held (``StoreSyncCore/SignedText``).
+    ///
+    /// - Throws: As ``init(_:verifiedChains:)``.
+    init(_ text: SignedText, verifiedChains: VerifiedChainCache? = nil) throws(VerificationError) {
+        let parsed = text.withParts { head, rest in
+            Result { () throws(VerificationError) in try CompactJWS(head: head, rest: rest, verifiedChains: verifiedChains) }
         }
-        guard let first = dots.0, let second = dots.1, dots.2 == nil else {
+        self = try parsed.get()
+    }
+
+    /// Splits and decodes a compact JWS held in two parts, `head` then `rest` (a text split
+    /// after its header, ``StoreSyncCore/SignedText``), without joining them.
+    ///
+    /// - Parameters:
+    ///   - head: The text's first bytes: its header with the dot, or the whole text.
+    ///   - rest: The bytes that follow `head`.
+    ///   - verifiedChains: Chains verified before, whose headers need no decoding again.
+    /// - Throws: As ``init(_:verifiedChains:)``, for the text the two parts make.
+    init(
+        head: UnsafeBufferPointer<UInt8>, rest: UnsafeBufferPointer<UInt8>, verifiedChains: VerifiedChainCache? = nil
+    ) throws(VerificationError) {
+        guard head.count + rest.count <= Self.maximumLength else {
+            throw .malformed("the JWS is larger than \(Self.maximumLength) bytes")
+        }
+        guard let parts = try Self.parts(head: head, rest: rest) else {
+            // A header that does not end where `head` does: parsed as one text.
+            let joined = Array(head) + Array(rest)
+            self = try joined.withUnsafeBufferPointer { whole throws(VerificationError) in
+                try CompactJWS(head: whole, rest: UnsafeBufferPointer(start: nil, count: 0), verifiedChains: verifiedChains)
+            }
+            return
+        }
+        if let known = verifiedChains?.chain(forHeader: parts.headerWithDot) {
+            header = known.header
+            knownChain = known
+            headerText = []
+            hashedHeader = known.hashedHeader
+        } else {
+            header = try Self.decodeHeader(UnsafeBufferPointer(rebasing: parts.headerWithDot.dropLast()))
+            knownChain = nil
+            headerText = Array(parts.headerWithDot)
+            var hasher = SHA256()
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(parts.headerWithDot))
+            hashedHeader = hasher
+        }
+        var hasher = hashedHeader
+        hasher.update(bufferPointer: UnsafeRawBufferPointer(parts.payload))
+        signingInputDigest = hasher.finalize()
+        guard let payload = Base64URL.decode(parts.payload) else { throw .malformed("the payload is not base64url") }
+        guard let signature = Base64URL.decode(parts.signature) else { throw .malformed("the signature is not base64url") }
+        self.payload = payload
+        self.signature = signature
+    }
+
+    /// A JWS's three parts, after checking its form: exactly two dots, no part empty. The
+    /// header comes with its dot. `nil` when `rest` is not empty and `head` is not exactly a
+    /// header with its dot, so that a part would span the two.
+    private static func parts(head: UnsafeBufferPointer<UInt8>, rest: UnsafeBufferPointer<UInt8>) throws(VerificationError)
+        -> (headerWithDot: UnsafeBufferPointer<UInt8>, payload: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>)?
+    {
+        let afterHeader: UnsafeBufferPointer<UInt8>
+        let headerEnd: Int
+        if rest.isEmpty {
+            guard let first = dot(in: head, from: 0) else { throw .malformed("a compact JWS has three dot-separated parts") }
+            headerEnd = first + 1
+            afterHeader = UnsafeBufferPointer(rebasing: head[headerEnd...])
+        } else {
+            guard let first = dot(in: head, from: 0), first == head.count - 1 else { return nil }
+            headerEnd = head.count
+            afterHeader = rest
+        }
+        guard let second = dot(in: afterHeader, from: 0), dot(in: afterHeader, from: second + 1) == nil else {
             throw .malformed("a compact JWS has three dot-separated parts")
         }
-        guard first > 0, second > first + 1, second < bytes.count - 1 else { throw .malformed("a part of the JWS is empty") }
-        return (0..<first, (first + 1)..<second, (second + 1)..<bytes.count)
+        guard headerEnd > 1, second > 0, second < afterHeader.count - 1 else { throw .malformed("a part of the JWS is empty") }
+        return (
+            UnsafeBufferPointer(rebasing: head[..<headerEnd]),
+            UnsafeBufferPointer(rebasing: afterHeader[..<second]),
+            UnsafeBufferPointer(rebasing: afterHeader[(second + 1)...])
+        )
     }
 
     /// The index of the first `.` at or after `start`, found by `memchr`: the header alone is
@@ -87,7 +146,7 @@ struct CompactJWS: Sendable {
     }
 
     /// Decodes and checks a header's base64url text.
-    private static func decodeHeader(_ text: ArraySlice<UInt8>) throws(VerificationError) -> JWSHeader {
+    private static func decodeHeader(_ text: UnsafeBufferPointer<UInt8>) throws(VerificationError) -> JWSHeader {
         guard let headerBytes = Base64URL.decode(text) else { throw .malformed("the header is not base64url") }
         let header = try translatingPayloadErrors { () throws(PayloadError) in
             try PayloadDecoder.decode(JWSHeader.self, from: headerBytes, part: "header")

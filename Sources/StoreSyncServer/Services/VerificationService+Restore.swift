@@ -235,17 +235,14 @@ extension VerificationService {
         let claimed: TransactionRecord?
     }
 
-    /// Verifies a text neither the memo nor the account's rows know. The verifier reads it
-    /// whole, for as long as it takes; the record carries it split.
+    /// Verifies a text neither the memo nor the account's rows know, as it is held: split, it
+    /// is not joined again (~4.5 KB copied per text), and the record carries it split.
     private func outcome(of text: SignedText) async -> Result<TransactionRecord, Refusal> {
-        let jws = text.string
         do {
-            var record = try await verifier.verifyTransaction(jws).record
-            record.signedText = text
-            return .success(record)
+            return .success(try await verifier.verifyTransaction(text).record)
         } catch {
             let reason = "the signed transaction was refused: \(error)"
-            var claimed = try? UnverifiedJWS.transaction(jws)
+            var claimed = try? UnverifiedJWS.transaction(text.string)
             claimed?.signedText = text
             return .failure(Refusal(reason: reason, claimed: claimed))
         }
