@@ -48,8 +48,8 @@ struct RestoreFloor {
     ///
     /// The server's restore takes short runs on every core instead (``CoreSpread/map(count:workers:sharing:_:)``),
     /// which ends sooner when one core is slower. Alone, the two verify in the same time; beside
-    /// the store, the halves leave PostgreSQL a core sooner, and both at once took 2–3 ms less
-    /// with them. The floor is the least the work takes, so it verifies in halves.
+    /// the store, the halves leave PostgreSQL a core sooner, and both at once took less time
+    /// with them (PERFORMANCE.md). The floor is the least the work takes, so it verifies in halves.
     func verifyMilliseconds(_ texts: [String]) async throws -> Double {
         let slices = CoreSpread.slices(of: texts.count, into: ProcessInfo.processInfo.activeProcessorCount)
         let start = ContinuousClock.now

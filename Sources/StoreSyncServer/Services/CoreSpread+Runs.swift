@@ -13,8 +13,8 @@ extension CoreSpread {
     /// The workers take short contiguous runs of indices in turn until none is left, rather
     /// than a fixed half each: a worker whose core runs slower (another process on it, the
     /// machine's neighbours) or that starts late (the kernel woke its thread behind the other)
-    /// takes fewer runs, and the job ends about when the faster core runs out of work. With
-    /// halves, a thousand signature checks waited up to 8 ms for the slower one.
+    /// takes fewer runs, and the job ends about when the faster core runs out of work. With a
+    /// fixed half each, a restore's signature checks waited for the slower half.
     ///
     /// Each result is moved into place where it is made, never copied: a result that is a
     /// record holds a dozen references, each retained and released by a copy.
