@@ -43,13 +43,8 @@ struct RestoreFloor {
         return floor
     }
 
-    /// Milliseconds to verify every JWS, one task per core, each a contiguous half (on two
-    /// cores) on a core of its own.
-    ///
-    /// The server's restore takes short runs on every core instead (``CoreSpread/map(count:workers:sharing:_:)``),
-    /// which ends sooner when one core is slower. Alone, the two verify in the same time; beside
-    /// the store, the halves leave PostgreSQL a core sooner, and both at once took less time
-    /// with them (PERFORMANCE.md). The floor is the least the work takes, so it verifies in halves.
+    /// Milliseconds to verify every JWS, one task per core, each a contiguous slice on a core
+    /// of its own, sliced as the server slices a restore.
     func verifyMilliseconds(_ texts: [String]) async throws -> Double {
         let slices = CoreSpread.slices(of: texts.count, into: ProcessInfo.processInfo.activeProcessorCount)
         let start = ContinuousClock.now

@@ -29,7 +29,7 @@ extension VerificationService {
     /// - Parameter entries: The restore's entries, let go when this returns.
     /// - Returns: One recalled entry per entry, in order.
     func recall(_ entries: consuming [RestoreEntry]) async -> [RecalledEntry] {
-        await onEveryCore(of: entries, sharing: SignedTextSplitter.init) { splitter, entry, index in
+        await inSlices(of: entries, sharing: SignedTextSplitter.init) { splitter, entry, index in
             let presentedText: SignedText
             var record: TransactionRecord?
             switch entry {
@@ -71,7 +71,7 @@ extension VerificationService {
     ) async -> (items: [SyncItem], learned: Learned) {
         // An account that holds no verified text (every first restore) knows none of them.
         let knowsTexts = !(holdings?.verifiedTexts.isEmpty ?? true)
-        let found = !knowsTexts ? entries : await onEveryCore(of: entries) { entry, _ -> RecalledEntry in
+        let found = !knowsTexts ? entries : await inSlices(of: entries) { entry, _ -> RecalledEntry in
             guard case .unrecalled(let record, let text, let index) = entry,
                 let stored = Self.heldVersion(ofText: SignedTransactionDigest.bytes(of: text), claimedBy: record, in: holdings),
                 let held = heldRecord(stored, text: text)
@@ -100,7 +100,7 @@ extension VerificationService {
                 texts.append(text)
             }
         }
-        let outcomes = await onEveryCore(of: texts) { text, _ in await outcome(of: text) }
+        let outcomes = await inSlices(of: texts) { text, _ in await outcome(of: text) }
         countChecks(outcomes)
         let held = !knowsTexts ? [] : zip(entries, found).compactMap { entry, found -> TransactionRecord? in
             guard case .unrecalled = entry, case .settled(.verified(let record, _)) = found else { return nil }
@@ -178,32 +178,52 @@ extension VerificationService {
         }
     }
 
-    /// Counts a restore's full checks once every core is done: per text, the cores verifying
+    /// Counts a restore's full checks once the slices are done: per text, the slices verifying
     /// on every core would wait for each other at the metric's lock.
     private func countChecks(_ checked: [Result<TransactionRecord, Refusal>]) {
         let verified = checked.count { if case .success = $0 { true } else { false } }
         countChecks(verified: verified, refused: checked.count - verified)
     }
 
-    /// `transform` applied to every element on every core, order kept.
-    private func onEveryCore<Element: Sendable, Result: Sendable>(
+    /// `transform` applied to every element on every core, in contiguous slices, order kept.
+    private func inSlices<Element: Sendable, Result: Sendable>(
         of elements: [Element], _ transform: @escaping @Sendable (Element, Int) async -> Result
     ) async -> [Result] {
-        await onEveryCore(of: elements, sharing: {}) { _, element, index in await transform(element, index) }
+        await inSlices(of: elements, sharing: {}) { _, element, index in await transform(element, index) }
     }
 
-    /// `transform` applied to every element on every core, order kept; the elements a core
-    /// takes share a state of their own, made by `makeState`.
+    /// `transform` applied to every element on every core, in contiguous slices, order kept;
+    /// each slice's elements share a state of their own, made by `makeState`.
     ///
-    /// Each core takes short runs of elements in turn (``CoreSpread/map(count:workers:sharing:_:)``):
-    /// the work per entry (a memo lookup, a digest) is too small to be worth a task of its own,
-    /// and left to the kernel, the second core's task often waits behind the first.
-    private func onEveryCore<Element: Sendable, State, Result: Sendable>(
+    /// One task per core, each taking a contiguous slice: the work per entry (a memo lookup, a
+    /// digest) is too small to be worth a task of its own. Each slice runs on a core of its own
+    /// (``CoreSpread``): left to the kernel, the second often waits behind the first.
+    private func inSlices<Element: Sendable, State, Result: Sendable>(
         of elements: [Element], sharing makeState: @escaping @Sendable () -> State,
         _ transform: @escaping @Sendable (inout State, Element, Int) async -> Result
     ) async -> [Result] {
-        await CoreSpread.map(count: elements.count, sharing: makeState) { state, index in
-            await transform(&state, elements[index], index)
+        let slices = CoreSpread.slices(of: elements.count, into: ProcessInfo.processInfo.activeProcessorCount)
+        return await withTaskGroup(of: (Int, [Result]).self) { group in
+            for (number, range) in slices.enumerated() {
+                group.addTask {
+                    await CoreSpread.onOwnCore(slice: number, of: slices.count) {
+                        var state = makeState()
+                        var results: [Result] = []
+                        results.reserveCapacity(range.count)
+                        for index in range { results.append(await transform(&state, elements[index], index)) }
+                        return (number, results)
+                    }
+                }
+            }
+            var done = [[Result]](repeating: [], count: slices.count)
+            for await (number, results) in group { done[number] = results }
+            // The first slice's results are kept as they are and the others appended: joined
+            // into a new array, each result would be copied and its original released.
+            guard !done.isEmpty else { return [] }
+            var joined = done.removeFirst()
+            joined.reserveCapacity(elements.count)
+            for rest in done { joined += rest }
+            return joined
         }
     }
 
