@@ -36,11 +36,7 @@ import Testing
     /// chain new or cached: the signature covers the header's bytes and the payload's.
     @Test(arguments: [false, true])
     func aSplitTextWithAnotherPayloadIsRefused(chainCached: Bool) async throws {
-        let pki = try TestPKI.make()
-        let signer = Fixtures.signer(pki)
-        let verifier = try Fixtures.verifier(trusting: pki)
-        let genuine = signer.signTransaction(Fixtures.record(.nonConsumable))
-        if chainCached { _ = try await verifier.verifyTransaction(SignedText.splitting(genuine)) }
+        let (signer, verifier, genuine) = try await Self.genuineText(chainCached: chainCached)
 
         let parts = genuine.split(separator: ".").map(String.init)
         let other = String(signer.signTransaction(Fixtures.record(.autoRenewable)).split(separator: ".")[1])
@@ -73,11 +69,7 @@ import Testing
     /// digest, or the same refusal.
     @Test(arguments: [false, true])
     func aTextSplitAnywhereReadsAsTheWholeText(chainCached: Bool) async throws {
-        let pki = try TestPKI.make()
-        let signer = Fixtures.signer(pki)
-        let verifier = try Fixtures.verifier(trusting: pki)
-        let genuine = signer.signTransaction(Fixtures.record(.nonConsumable))
-        if chainCached { _ = try await verifier.verifyTransaction(genuine) }
+        let (_, verifier, genuine) = try await Self.genuineText(chainCached: chainCached)
         let cache = verifier.chainVerifier.cache
         let (header, payload, signature) = Self.parts(of: genuine)
         let texts = [
@@ -120,6 +112,19 @@ import Testing
                 }
             }
         }
+    }
+
+    /// A signer, a verifier trusting it, and a genuine signed transaction, whose chain the
+    /// verifier has cached (from the text split) when `chainCached`.
+    private static func genuineText(chainCached: Bool) async throws
+        -> (signer: AppStoreTestSigner, verifier: SignedDataVerifier, jws: String)
+    {
+        let pki = try TestPKI.make()
+        let signer = Fixtures.signer(pki)
+        let verifier = try Fixtures.verifier(trusting: pki)
+        let genuine = signer.signTransaction(Fixtures.record(.nonConsumable))
+        if chainCached { _ = try await verifier.verifyTransaction(SignedText.splitting(genuine)) }
+        return (signer, verifier, genuine)
     }
 
     private static func parts(of jws: String) -> (String, String, String) {
