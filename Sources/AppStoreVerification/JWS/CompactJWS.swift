@@ -45,13 +45,7 @@ struct CompactJWS: Sendable {
     /// - Throws: ``VerificationError/malformed(_:)`` for anything that is not a compact JWS
     ///   with a JSON header, ``VerificationError/unsupportedAlgorithm(_:)`` unless `ES256`.
     init(_ text: String, verifiedChains: VerifiedChainCache? = nil) throws(VerificationError) {
-        var text = text
-        let parsed = text.withUTF8 { bytes in
-            Result { () throws(VerificationError) in
-                try CompactJWS(head: bytes, rest: UnsafeBufferPointer(start: nil, count: 0), verifiedChains: verifiedChains)
-            }
-        }
-        self = try parsed.get()
+        try self.init(SignedText(whole: text), verifiedChains: verifiedChains)
     }
 
     /// Splits and decodes a compact JWS however it is held (``StoreSyncCore/SignedText``).
