@@ -109,7 +109,7 @@ import Testing
 
 extension TestApp {
     /// Whether a backend on this server's database is waiting for a lock.
-    fileprivate func someoneWaitsForALock() async throws -> Bool {
+    func someoneWaitsForALock() async throws -> Bool {
         try await database.withConnection { connection in
             try await connection.query(
                 """
