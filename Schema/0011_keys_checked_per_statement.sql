@@ -30,61 +30,44 @@ ALTER TABLE purchase_owners DROP CONSTRAINT purchase_owners_account_id_fkey;
 ALTER TABLE events DROP CONSTRAINT events_account_id_fkey;
 ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_account_id_event_id_fkey;
 
--- Written rows' accounts have a version row (a live account), locked FOR KEY SHARE.
--- TG_ARGV[0]: the key's name. The statement's rows are the transition table `written`.
+-- Written rows' accounts are rows of TG_ARGV[1] (account_versions: live accounts; accounts: any,
+-- for events, which outlive the accounts they name), locked FOR KEY SHARE. TG_ARGV[0]: the key's
+-- name. The statement's rows are the transition table `written`.
 --
 -- The check counts instead of joining what it locked with what was named: PostgreSQL keeps no
 -- statistics on a transition table, and a join of two sets it guesses at 200 rows each ran as
--- a nested loop, quadratic in a statement that names many accounts (a seed's 100,000).
-CREATE FUNCTION storesync_require_account_versions() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    named bigint;
-    locked bigint;
-    missing uuid;
-BEGIN
-    -- A row deleted by a transaction that commits while this one waits for it is not locked.
-    SELECT count(*) INTO locked FROM (
-        SELECT FROM account_versions WHERE account_id IN (SELECT account_id FROM written)
-        ORDER BY account_id
-        FOR KEY SHARE
-    ) AS rows_locked;
-    SELECT count(DISTINCT account_id) INTO named FROM written;
-    IF locked < named THEN
-        SELECT account_id INTO missing FROM written
-        WHERE account_id IS NOT NULL
-          AND NOT EXISTS (SELECT FROM account_versions WHERE account_versions.account_id = written.account_id)
-        LIMIT 1;
-        RAISE EXCEPTION 'insert or update on table "%" violates foreign key constraint "%"', TG_TABLE_NAME, TG_ARGV[0]
-            USING ERRCODE = 'foreign_key_violation', CONSTRAINT = TG_ARGV[0], TABLE = TG_TABLE_NAME,
-                SCHEMA = TG_TABLE_SCHEMA,
-                DETAIL = format('Key (account_id)=(%s) is not present in table "account_versions".', missing);
-    END IF;
-    RETURN NULL;
-END;
-$$;
-
--- Written rows' accounts exist (live or deleted: events outlive the accounts they name), locked
--- FOR KEY SHARE, counted as above. TG_ARGV[0]: the key's name.
+-- a nested loop, quadratic in a statement that names many accounts (a seed's 100,000). Each
+-- table's lock is a static query, planned once per session, not EXECUTE'd at every statement.
 CREATE FUNCTION storesync_require_accounts() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     named bigint;
     locked bigint;
     missing uuid;
 BEGIN
-    SELECT count(*) INTO locked FROM (
-        SELECT FROM accounts WHERE account_id IN (SELECT account_id FROM written)
-        ORDER BY account_id
-        FOR KEY SHARE
-    ) AS rows_locked;
+    -- A row deleted by a transaction that commits while this one waits for it is not locked.
+    IF TG_ARGV[1] = 'account_versions' THEN
+        SELECT count(*) INTO locked FROM (
+            SELECT FROM account_versions WHERE account_id IN (SELECT account_id FROM written)
+            ORDER BY account_id FOR KEY SHARE
+        ) AS rows_locked;
+    ELSIF TG_ARGV[1] = 'accounts' THEN
+        SELECT count(*) INTO locked FROM (
+            SELECT FROM accounts WHERE account_id IN (SELECT account_id FROM written)
+            ORDER BY account_id FOR KEY SHARE
+        ) AS rows_locked;
+    ELSE
+        RAISE EXCEPTION 'storesync_require_accounts checks account_versions or accounts, not %', TG_ARGV[1];
+    END IF;
     SELECT count(DISTINCT account_id) INTO named FROM written;
     IF locked < named THEN
-        SELECT account_id INTO missing FROM written
-        WHERE NOT EXISTS (SELECT FROM accounts WHERE accounts.account_id = written.account_id)
-        LIMIT 1;
+        EXECUTE format(
+            'SELECT account_id FROM written WHERE account_id IS NOT NULL'
+            ' AND NOT EXISTS (SELECT FROM %I AS referenced WHERE referenced.account_id = written.account_id) LIMIT 1',
+            TG_ARGV[1]) INTO missing;
         RAISE EXCEPTION 'insert or update on table "%" violates foreign key constraint "%"', TG_TABLE_NAME, TG_ARGV[0]
             USING ERRCODE = 'foreign_key_violation', CONSTRAINT = TG_ARGV[0], TABLE = TG_TABLE_NAME,
                 SCHEMA = TG_TABLE_SCHEMA,
-                DETAIL = format('Key (account_id)=(%s) is not present in table "accounts".', missing);
+                DETAIL = format('Key (account_id)=(%s) is not present in table "%s".', missing, TG_ARGV[1]);
     END IF;
     RETURN NULL;
 END;
@@ -120,18 +103,19 @@ DECLARE
 BEGIN
     FOR key IN
         SELECT * FROM (VALUES
-            ('transactions', 'transactions_account_id_fkey', 'storesync_require_account_versions'),
-            ('renewal_infos', 'renewal_infos_account_id_fkey', 'storesync_require_account_versions'),
-            ('purchase_owners', 'purchase_owners_account_id_fkey', 'storesync_require_account_versions'),
-            ('events', 'events_account_id_fkey', 'storesync_require_accounts'),
-            ('webhook_deliveries', 'webhook_deliveries_account_id_event_id_fkey', 'storesync_require_events')
-        ) AS keys (table_name, key_name, check_function)
+            ('transactions', 'transactions_account_id_fkey', 'storesync_require_accounts', 'account_versions'),
+            ('renewal_infos', 'renewal_infos_account_id_fkey', 'storesync_require_accounts', 'account_versions'),
+            ('purchase_owners', 'purchase_owners_account_id_fkey', 'storesync_require_accounts', 'account_versions'),
+            ('events', 'events_account_id_fkey', 'storesync_require_accounts', 'accounts'),
+            ('webhook_deliveries', 'webhook_deliveries_account_id_event_id_fkey', 'storesync_require_events', 'events')
+        ) AS keys (table_name, key_name, check_function, referenced)
     LOOP
         FOREACH event IN ARRAY ARRAY['insert', 'update'] LOOP
             EXECUTE format(
                 'CREATE TRIGGER %I AFTER %s ON %I REFERENCING NEW TABLE AS written'
-                ' FOR EACH STATEMENT EXECUTE FUNCTION %I(%L)',
-                key.key_name || '_' || event, upper(event), key.table_name, key.check_function, key.key_name);
+                ' FOR EACH STATEMENT EXECUTE FUNCTION %I(%L, %L)',
+                key.key_name || '_' || event, upper(event), key.table_name, key.check_function, key.key_name,
+                key.referenced);
         END LOOP;
     END LOOP;
 END;
@@ -148,18 +132,25 @@ BEGIN
 END;
 $$;
 
+-- Raises what a foreign key raises when the row it refers to is deleted (RESTRICT).
+CREATE FUNCTION storesync_raise_still_referenced(referenced text, referring text, key_name text, account_id uuid)
+    RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'update or delete on table "%" violates foreign key constraint "%" on table "%"',
+        referenced, key_name, referring
+        USING ERRCODE = 'foreign_key_violation', CONSTRAINT = key_name, TABLE = referring, SCHEMA = current_schema(),
+            DETAIL = format('Key (account_id)=(%s) is still referenced from table "%s".', account_id, referring);
+END;
+$$;
+
 -- An account's version row deleted: its transactions and renewal infos go with it; an owner row
 -- that still names it keeps it.
 CREATE FUNCTION storesync_account_version_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM storesync_refuse_stale_snapshot_deletion();
     IF EXISTS (SELECT FROM purchase_owners WHERE account_id = OLD.account_id) THEN
-        RAISE EXCEPTION 'update or delete on table "account_versions" violates foreign key constraint '
-            '"purchase_owners_account_id_fkey" on table "purchase_owners"'
-            USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'purchase_owners_account_id_fkey',
-                TABLE = 'purchase_owners', SCHEMA = TG_TABLE_SCHEMA,
-                DETAIL = format('Key (account_id)=(%s) is still referenced from table "purchase_owners".',
-                    OLD.account_id);
+        PERFORM storesync_raise_still_referenced(TG_TABLE_NAME, 'purchase_owners', 'purchase_owners_account_id_fkey',
+            OLD.account_id);
     END IF;
     DELETE FROM transactions WHERE account_id = OLD.account_id;
     DELETE FROM renewal_infos WHERE account_id = OLD.account_id;
@@ -174,11 +165,7 @@ CREATE FUNCTION storesync_account_deleted() RETURNS trigger LANGUAGE plpgsql AS 
 BEGIN
     PERFORM storesync_refuse_stale_snapshot_deletion();
     IF EXISTS (SELECT FROM events WHERE account_id = OLD.account_id) THEN
-        RAISE EXCEPTION 'update or delete on table "accounts" violates foreign key constraint '
-            '"events_account_id_fkey" on table "events"'
-            USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'events_account_id_fkey',
-                TABLE = 'events', SCHEMA = TG_TABLE_SCHEMA,
-                DETAIL = format('Key (account_id)=(%s) is still referenced from table "events".', OLD.account_id);
+        PERFORM storesync_raise_still_referenced(TG_TABLE_NAME, 'events', 'events_account_id_fkey', OLD.account_id);
     END IF;
     RETURN NULL;
 END;

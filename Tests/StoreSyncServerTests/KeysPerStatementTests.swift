@@ -104,40 +104,46 @@ import Testing
         }
     }
 
-    @Test func aVersionRowAnOwnerRowNamesIsNotDeleted() async throws {
-        try await withServer { server in
-            let owner = try await Self.accountHoldingAPurchase(on: server)
-            let before = try await server.tableCounts()
+    /// A row something refers to (RESTRICT), and the statement that deletes it.
+    enum RefusedDeletion: String, CaseIterable, Sendable {
+        /// An owner row names the account.
+        case versionRowOfAnOwner
+        /// Events name the account, deleted already (its version row gone, its row erased).
+        case accountEventsName
 
-            let error = try await #require(throws: PostgresError.self) {
-                try await server.database.withConnection {
-                    try await $0.execute("DELETE FROM account_versions WHERE account_id = \(owner)")
-                }
+        var key: String {
+            switch self {
+            case .versionRowOfAnOwner: "purchase_owners_account_id_fkey"
+            case .accountEventsName: "events_account_id_fkey"
             }
+        }
 
-            #expect(error.code == .foreignKeyViolation)
-            #expect(error.constraintName == "purchase_owners_account_id_fkey")
-            #expect(try await server.tableCounts() == before)
+        func statement(account: UUID) -> PostgresQuery {
+            switch self {
+            case .versionRowOfAnOwner: "DELETE FROM account_versions WHERE account_id = \(account)"
+            case .accountEventsName: "DELETE FROM accounts WHERE account_id = \(account)"
+            }
         }
     }
 
-    @Test func anAccountEventsNameIsNotDeleted() async throws {
+    @Test(arguments: RefusedDeletion.allCases)
+    func aRowOthersReferToIsNotDeleted(deletion: RefusedDeletion) async throws {
         try await withServer { server in
             let account = try await Self.accountHoldingAPurchase(on: server)
-            try await server.database.withTransaction { connection in
-                try await connection.execute("UPDATE purchase_owners SET account_id = NULL WHERE account_id = \(account)")
-                try await connection.execute("DELETE FROM account_versions WHERE account_id = \(account)")
+            if deletion == .accountEventsName {
+                try await server.database.withTransaction { connection in
+                    try await connection.execute("UPDATE purchase_owners SET account_id = NULL WHERE account_id = \(account)")
+                    try await connection.execute("DELETE FROM account_versions WHERE account_id = \(account)")
+                }
             }
             let before = try await server.tableCounts()
 
             let error = try await #require(throws: PostgresError.self) {
-                try await server.database.withConnection {
-                    try await $0.execute("DELETE FROM accounts WHERE account_id = \(account)")
-                }
+                try await server.database.withConnection { try await $0.execute(deletion.statement(account: account)) }
             }
 
             #expect(error.code == .foreignKeyViolation)
-            #expect(error.constraintName == "events_account_id_fkey")
+            #expect(error.constraintName == deletion.key)
             #expect(try await server.tableCounts() == before)
         }
     }
