@@ -2,9 +2,9 @@
 --
 -- PostgreSQL checks a foreign key row by row: every row written runs a query that finds and locks
 -- the row it references. A restore writes one account's owner rows, transactions and events, a
--- thousand of each for a large one, all naming the same account, and those checks were about a
--- third of what PostgreSQL did to store them. The five keys below are now kept by triggers that
--- check each statement's rows at once and keep every guarantee the key gave:
+-- thousand of each for a large one, all naming the same account, and those checks were a large
+-- part of what PostgreSQL did to store them (PERFORMANCE.md). The five keys below are now kept by
+-- triggers that check each statement's rows at once and keep every guarantee the key gave:
 --
 -- - A row written (inserted, or updated) names a row that exists, and that row is locked
 --   FOR KEY SHARE until the writer's transaction ends, as the key's own check locks it: a deletion
@@ -36,7 +36,7 @@ ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_account_id_eve
 --
 -- The check counts instead of joining what it locked with what was named: PostgreSQL keeps no
 -- statistics on a transition table, and a join of two sets it guesses at 200 rows each ran as
--- a nested loop, quadratic in a statement that names many accounts (a seed's 100,000). Each
+-- a nested loop, quadratic in a statement that names many accounts (the bench's seed). Each
 -- table's lock is a static query, planned once per session, not EXECUTE'd at every statement.
 CREATE FUNCTION storesync_require_accounts() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE

@@ -72,6 +72,7 @@ import Testing
         try await withServer { server in
             let holder = try await Self.accountHoldingAPurchase(on: server)
             let before = try await server.tableCounts()
+            let holdersRows = try await server.rows(of: holder)
 
             let error = try await #require(throws: PostgresError.self) {
                 try await server.database.withTransaction {
@@ -82,6 +83,7 @@ import Testing
             #expect(error.code == .foreignKeyViolation)
             #expect(error.constraintName == write.key)
             #expect(try await server.tableCounts() == before)
+            #expect(try await server.rows(of: holder) == holdersRows, "a refused move leaves the rows where they were")
         }
     }
 
