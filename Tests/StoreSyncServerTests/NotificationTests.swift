@@ -1,5 +1,6 @@
 import AppStorePayloads
 import Foundation
+import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncServer
@@ -110,6 +111,55 @@ import Testing
             // The device still has the original JWS, from before the refund.
             let response = try await server.buy(purchase, token: account.token)
             #expect(response.snapshot.entitlements.isEmpty, "the refund that arrived first applies")
+            #expect(try await server.count("unclaimed_versions") == 0)
+        }
+    }
+
+    /// A restore looks for kept versions only among purchases whose owner rows it did not create;
+    /// the purchase a notification kept versions of is not one of those, even among new ones.
+    @Test func aKeptRefundLandsWithTheRestoreThatAlsoClaimsNewPurchases() async throws {
+        try await withServer { server in
+            let purchase = TestPurchases.record(purchased: server.clock.now().addingTimeInterval(-3600))
+            var refunded = purchase
+            refunded.revocationDate = server.clock.now()
+            refunded.signedDate = server.clock.now()
+            #expect(try await server.notify(.refund, transaction: refunded) == "unclaimed")
+            let others = (0..<3).map { _ in TestPurchases.record(purchased: server.clock.now().addingTimeInterval(-60)) }
+
+            let account = try await server.signUp()
+            _ = try await server.restore(([purchase] + others).map(server.entry), token: account.token)
+
+            #expect(try await server.count("unclaimed_versions") == 0)
+            let refunds = try await server.database.withConnection { connection in
+                try await connection.query(
+                    """
+                    SELECT count(*)::bigint FROM transactions
+                    WHERE account_id = \(account.accountId) AND original_transaction_id = \(purchase.originalTransactionId)
+                      AND revocation_date IS NOT NULL
+                    """
+                ).first!.decode(Int.self)
+            }
+            #expect(refunds == 1, "the refund the notification kept is the account's")
+            for claimed in [purchase] + others {
+                #expect(try await server.owner(of: claimed.originalTransactionId) == account.accountId)
+            }
+        }
+    }
+
+    /// Migration 0012: a kept version references its purchase's owner row.
+    @Test func aVersionIsKeptUnclaimedOnlyForAPurchaseWithAnOwnerRow() async throws {
+        try await withServer { server in
+            let error = try await #require(throws: PostgresError.self) {
+                try await server.database.withConnection {
+                    try await $0.execute(
+                        """
+                        INSERT INTO unclaimed_versions (original_transaction_id, kind, signed_date, signed_payload)
+                        VALUES (\(TestPurchases.nextId()), 'transaction', now(), 'not.a.jws')
+                        """)
+                }
+            }
+            #expect(error.code == .foreignKeyViolation)
+            #expect(error.constraintName == "unclaimed_versions_owner_row_fkey")
             #expect(try await server.count("unclaimed_versions") == 0)
         }
     }

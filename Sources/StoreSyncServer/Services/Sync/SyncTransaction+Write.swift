@@ -20,9 +20,15 @@ extension SyncTransaction {
     /// Takes, in one statement, the signed versions Server Notifications kept for the purchases
     /// the plan claims before any account held them; each goes to the account claiming it once
     /// verified again.
+    ///
+    /// A purchase whose owner row this transaction created has none: an unclaimed version
+    /// references its purchase's owner row (migration 0012), so that row existed before. A
+    /// first restore or upload of new purchases claims only those, and looks for nothing.
     func takeUnclaimed(claimedIn plan: Plan) async throws -> [KeptVersion] {
-        guard !plan.claims.isEmpty else { return [] }
-        let claimant = Dictionary(plan.claims, uniquingKeysWith: { first, _ in first })
+        let created = Set(plan.ownersWritten.lazy.map(\.originalTransactionId))
+        let claims = plan.claims.filter { !created.contains($0.originalTransactionId) }
+        guard !claims.isEmpty else { return [] }
+        let claimant = Dictionary(claims, uniquingKeysWith: { first, _ in first })
         return try await notifications.takeUnclaimed(Array(claimant.keys), on: connection).compactMap { kept in
             claimant[kept.originalTransactionId].map {
                 KeptVersion(accountId: $0, kind: kept.kind, signedPayload: kept.signedPayload)
