@@ -16,6 +16,16 @@ import Testing
             group: TestCatalog.subscriptionGroup)
     }
 
+    /// A purchase no account holds, whose refund's Server Notification came first and was kept.
+    private static func purchaseRefundedBeforeAnyDevicePresentedIt(on server: TestApp) async throws -> TransactionRecord {
+        let purchase = TestPurchases.record(purchased: server.clock.now().addingTimeInterval(-3600))
+        var refunded = purchase
+        refunded.revocationDate = server.clock.now()
+        refunded.signedDate = server.clock.now()
+        #expect(try await server.notify(.refund, transaction: refunded) == "unclaimed")
+        return purchase
+    }
+
     @Test func aRefundRevokesAndItsReversalRestores() async throws {
         try await withServer { server in
             let account = try await server.signUp()
@@ -100,11 +110,7 @@ import Testing
 
     @Test func aPurchaseNobodyHoldsWaitsAndLandsWithTheFirstAccountToPresentIt() async throws {
         try await withServer { server in
-            let purchase = TestPurchases.record(purchased: server.clock.now().addingTimeInterval(-3600))
-            var refunded = purchase
-            refunded.revocationDate = server.clock.now()
-            refunded.signedDate = server.clock.now()
-            #expect(try await server.notify(.refund, transaction: refunded) == "unclaimed")
+            let purchase = try await Self.purchaseRefundedBeforeAnyDevicePresentedIt(on: server)
             #expect(try await server.count("unclaimed_versions") == 1)
 
             let account = try await server.signUp()
@@ -119,11 +125,7 @@ import Testing
     /// the purchase a notification kept versions of is not one of those, even among new ones.
     @Test func aKeptRefundLandsWithTheRestoreThatAlsoClaimsNewPurchases() async throws {
         try await withServer { server in
-            let purchase = TestPurchases.record(purchased: server.clock.now().addingTimeInterval(-3600))
-            var refunded = purchase
-            refunded.revocationDate = server.clock.now()
-            refunded.signedDate = server.clock.now()
-            #expect(try await server.notify(.refund, transaction: refunded) == "unclaimed")
+            let purchase = try await Self.purchaseRefundedBeforeAnyDevicePresentedIt(on: server)
             let others = (0..<3).map { _ in TestPurchases.record(purchased: server.clock.now().addingTimeInterval(-60)) }
 
             let account = try await server.signUp()
