@@ -74,7 +74,8 @@ END;
 $$;
 
 -- Written deliveries' events exist. Events are never updated or deleted, so none is locked: an
--- event that exists stays. TG_ARGV[0]: the key's name.
+-- event that exists stays. TG_ARGV[0]: the key's name; TG_ARGV[1] names the referenced table
+-- (events), as every key's trigger does, and this function checks only that one.
 CREATE FUNCTION storesync_require_events() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     missing record;

@@ -47,8 +47,8 @@ package enum Base64URL {
         return Array(text).withUnsafeBufferPointer { decode(buffer: $0) }
     }
 
-    /// Decodes four characters at a time into an array sized once: every JWS verified decodes
-    /// its payload and signature, and a byte at a time, each appended, cost twice as much.
+    /// Decodes four characters at a time into an array sized once, not a byte at a time into a
+    /// growing one: every JWS verified decodes its payload and signature here.
     private static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let tail = text.count % 4
         guard tail != 1 else { return nil }

@@ -33,6 +33,22 @@ extension TestStoreSync {
         return counts
     }
 
+    /// Whether a backend on this instance's database is waiting for a lock: how a test sees that
+    /// one transaction blocks another without deciding it by timing.
+    ///
+    /// - Returns: `true` while some lock is requested and not granted.
+    /// - Throws: Database errors.
+    public func someoneWaitsForALock() async throws -> Bool {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT count(*)::bigint FROM pg_locks JOIN pg_stat_activity USING (pid)
+                WHERE NOT granted AND datname = current_database()
+                """
+            ).first!.decode(Int.self) > 0
+        }
+    }
+
     /// Version numbers of every account.
     ///
     /// - Returns: Account id → version.

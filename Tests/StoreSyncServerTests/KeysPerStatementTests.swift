@@ -1,6 +1,6 @@
 import Foundation
-import Logging
 import PostgresLibPQ
+import PostgresLibPQTesting
 import StoreSyncAPI
 import StoreSyncCore
 @testable import StoreSyncServer
@@ -285,7 +285,7 @@ import Testing
     private static func withOwnConnection(
         to server: TestApp, _ body: (PostgresConnection) async throws -> Void
     ) async throws {
-        let pool = ConnectionPool(configuration: server.setup.database, size: 1, logger: Logger(label: "storesync.test"))
+        let pool = ConnectionPool(configuration: server.setup.database, size: 1, logger: TestCluster.logger)
         do {
             try await pool.withTransaction(body)
         } catch {

@@ -107,20 +107,6 @@ import Testing
     }
 }
 
-extension TestApp {
-    /// Whether a backend on this server's database is waiting for a lock.
-    func someoneWaitsForALock() async throws -> Bool {
-        try await database.withConnection { connection in
-            try await connection.query(
-                """
-                SELECT count(*)::bigint FROM pg_locks JOIN pg_stat_activity USING (pid)
-                WHERE NOT granted AND datname = current_database()
-                """
-            ).first!.decode(Int.self) > 0
-        }
-    }
-}
-
 /// Set once from one task, read from another.
 private final class DoneFlag: Sendable {
     private let value = Mutex(false)
