@@ -38,6 +38,7 @@ extension SyncTransaction {
         let held = Set(before.records.map(\.originalTransactionId))
         let ownedHere = try await ownership.owners(chains.keys.filter(held.contains), ownedBy: presenter, on: connection)
         var decided = Decided()
+        decided.decisions.reserveCapacity(chains.count)
         for (id, owner) in ownedHere {
             let kept = decision(for: id, owner: owner)
             guard kept == .keepHere(claim: nil) else { continue }
@@ -48,8 +49,9 @@ extension SyncTransaction {
         // A purchase without an owner row gets one naming the owner it is decided to have when
         // nobody holds it, in the same statement, rather than an unowned row updated
         // afterwards. The rows this inserts are this transaction's until it ends, so only the
-        // others need locking.
-        let claimants = contested.map { id in claimant(of: id, by: decision(for: id, owner: nil)) }
+        // others need locking, and only theirs are decided again with the owner found.
+        let unowned = contested.map { decision(for: $0, owner: nil) }
+        let claimants = claimants(of: contested, by: unowned)
         let created = try await ownership.insertMissing(
             zip(contested, claimants).map { id, claimant in (id, chains[id]![0].environment, claimant) }, on: connection)
         let locked = try await ownership.lockOwners(contested.filter { !created.contains($0) }, on: connection)
@@ -59,21 +61,31 @@ extension SyncTransaction {
         }
         let activeElsewhere = rules.policy == .transferIfNoActiveSubscription
             ? try await activeSubscriptions(ownedElsewhere) : []
-        for id in contested {
-            let owner = locked[id]
-            decided.owners[id] = owner
-            decided.decisions[id] = decision(for: id, owner: owner, ownerHasActiveSubscription: activeElsewhere.contains(id))
+        for (position, id) in contested.enumerated() {
+            if created.contains(id) {
+                decided.decisions[id] = unowned[position]
+                decided.ownersWritten[id] = claimants[position]
+            } else {
+                let owner = locked[id]
+                decided.owners[id] = owner
+                decided.decisions[id] = decision(
+                    for: id, owner: owner, ownerHasActiveSubscription: activeElsewhere.contains(id))
+            }
         }
-        decided.ownersWritten = Set(claimants.lazy.compactMap { $0 }.filter { created.contains($0.originalTransactionId) })
         return decided
     }
 
-    /// The owner row the plan gives a purchase nobody holds under `decision`, if it gives one:
-    /// found by planning it, so the plan stays the one place that says who becomes the owner.
-    private func claimant(of id: String, by decision: OwnershipDecision) -> OwnerChange? {
+    /// The owner row the plan gives each purchase nobody holds under its decision, if it gives
+    /// one: found by planning them, so the plan stays the one place that says who becomes the
+    /// owner. One plan for all of them, each purchase giving at most one owner row.
+    private func claimants(of ids: [String], by decisions: [OwnershipDecision]) -> [OwnerChange?] {
         var plan = Plan()
-        plan.apply(decision, chain: id, records: [], owner: nil, presenter: presenter, before: Ledger(), at: now)
-        return plan.newOwners.first
+        let nothingHeld = Ledger()
+        return zip(ids, decisions).map { id, decision in
+            let planned = plan.newOwners.count
+            plan.apply(decision, chain: id, records: [], owner: nil, presenter: presenter, before: nothingHeld, at: now)
+            return plan.newOwners.count > planned ? plan.newOwners.last : nil
+        }
     }
 
     /// Which of these purchases are subscriptions active for the account paired with each (its

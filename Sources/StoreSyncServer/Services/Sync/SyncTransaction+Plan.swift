@@ -13,6 +13,11 @@ extension SyncTransaction {
     /// - Returns: The writes, with the owner rows deciding wrote already.
     func plan(_ chains: [String: [TransactionRecord]], decided: Decided, before: Ledger) -> Plan {
         var plan = Plan(ownersWritten: decided.ownersWritten)
+        // Sized once: a restore plans a version, an owner row, an event and a claim per purchase.
+        plan.versions.reserveCapacity(chains.values.reduce(0) { $0 + $1.count })
+        plan.events.reserveCapacity(chains.count)
+        plan.newOwners.reserveCapacity(chains.count)
+        plan.claims.reserveCapacity(chains.count)
         for (id, records) in Self.inPlanOrder(chains) {
             guard let decision = decided.decisions[id] else { continue }
             plan.apply(
@@ -42,13 +47,13 @@ extension SyncTransaction.Plan {
     ) {
         switch decision {
         case .keepHere(let claim):
-            versions += records.map { (presenter, $0) }
+            versions.append(contentsOf: records.lazy.map { (presenter, $0) })
             if let claim { take(id, for: presenter, claim: claim, at: now) }
         case .transfer(let from, let reason):
             move(id, from: from, to: presenter, reason: reason, boundByToken: false, at: now)
-            versions += records.map { (presenter, $0) }
+            versions.append(contentsOf: records.lazy.map { (presenter, $0) })
         case .share(let owner):
-            versions += records.map { (presenter, $0) }
+            versions.append(contentsOf: records.lazy.map { (presenter, $0) })
             if before.chain(id).isEmpty {
                 // A new holder gets every version the owner holds, not only what it presents: a
                 // refund or renewal stored before it shared reaches it too.
@@ -67,7 +72,7 @@ extension SyncTransaction.Plan {
             case let previous?:
                 take(id, for: tokenAccount, claim: .tokenOverridesOwner(previous: previous), at: now)
             }
-            versions += records.map { (tokenAccount, $0) }
+            versions.append(contentsOf: records.lazy.map { (tokenAccount, $0) })
         case .refuse, .coolingDown:
             break
         }

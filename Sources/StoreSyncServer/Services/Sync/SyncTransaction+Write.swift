@@ -14,7 +14,8 @@ extension SyncTransaction {
         let moves = plan.moves.map { (originalTransactionId: $0.originalTransactionId, from: $0.from, to: $0.to) }
         try await transactions.copyChains(moves, on: connection)
         try await transactions.deleteChains(moves, on: connection)
-        try await ownership.setOwners(plan.newOwners.filter { !plan.ownersWritten.contains($0) }, on: connection)
+        try await ownership.setOwners(
+            plan.newOwners.filter { plan.ownersWritten[$0.originalTransactionId] != $0 }, on: connection)
     }
 
     /// Takes, in one statement, the signed versions Server Notifications kept for the purchases
@@ -25,8 +26,7 @@ extension SyncTransaction {
     /// references its purchase's owner row (migration 0012), so that row existed before. A
     /// first restore or upload of new purchases claims only those, and looks for nothing.
     func takeUnclaimed(claimedIn plan: Plan) async throws -> [KeptVersion] {
-        let created = Set(plan.ownersWritten.lazy.map(\.originalTransactionId))
-        let claims = plan.claims.filter { !created.contains($0.originalTransactionId) }
+        let claims = plan.claims.filter { plan.ownersWritten[$0.originalTransactionId] == nil }
         guard !claims.isEmpty else { return [] }
         let claimant = Dictionary(claims, uniquingKeysWith: { first, _ in first })
         return try await notifications.takeUnclaimed(Array(claimant.keys), on: connection).compactMap { kept in

@@ -33,8 +33,9 @@ struct SyncTransaction {
         var decisions: [String: OwnershipDecision] = [:]
         /// The owner found for each purchase (none: nobody held it).
         var owners: [String: PurchaseOwner] = [:]
-        /// Owner rows inserted while deciding, already naming the owner the plan gives them.
-        var ownersWritten: Set<OwnerChange> = []
+        /// Owner rows inserted while deciding, by purchase, already naming the owner the plan
+        /// gives them.
+        var ownersWritten: [String: OwnerChange] = [:]
     }
 
     /// The writes collected while planning, applied together: one statement per table, not
@@ -47,8 +48,9 @@ struct SyncTransaction {
         /// Other accounts whose rows this restore changes; locked before anything is written.
         var accountsToLock: Set<UUID> = []
         var newOwners: [OwnerChange] = []
-        /// Owner rows inserted while deciding, already naming the owner the plan gives them.
-        var ownersWritten: Set<OwnerChange> = []
+        /// Owner rows inserted while deciding, by purchase, already naming the owner the plan
+        /// gives them.
+        var ownersWritten: [String: OwnerChange] = [:]
         /// Purchases moving between accounts, with their whole history.
         var moves: [Move] = []
         /// Purchases the presenter starts sharing with their owner, whose every stored version
