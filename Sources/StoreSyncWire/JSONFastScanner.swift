@@ -22,6 +22,12 @@ struct JSONFastScanner {
 
     var isAtEnd: Bool { position == bytes.count }
 
+    /// How many bytes were read.
+    var offset: Int { position }
+
+    /// The byte at the position, not read yet; `nil` at the end.
+    var next: UInt8? { position < bytes.count ? bytes[position] : nil }
+
     /// JSON's whitespace: space, tab, line feed, carriage return.
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D

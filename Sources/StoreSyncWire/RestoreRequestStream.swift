@@ -237,11 +237,30 @@ package struct RestoreRequestStream {
                 return index + 1
             }
             guard elementDue else { throw Malformed() }
-            (mode, elementDepth, inString, escaped, elementDue) = (.element, 0, false, false, false)
+            elementDue = false
+            if let end = decodeInPlace(bytes, from: index) { return end }
+            (mode, elementDepth, inString, escaped) = (.element, 0, false, false)
             element.removeAll(keepingCapacity: true)
             return index
         }
         return index
+    }
+
+    /// Decodes the element starting at `start` where it lies, when the fragment holds all of it
+    /// and the comma or bracket after it, and it is in the plain form; `nil` otherwise, and the
+    /// element is then read into ``element`` byte by byte. Most elements lie whole in a fragment:
+    /// decoded in place, their bytes are neither walked a second time to find the element's end
+    /// nor copied, which was much of the time reading a restore of records took.
+    ///
+    /// The same bytes decode the same either way: the fast reader takes one object and stops at
+    /// its closing brace, and what follows must be the comma or bracket that ends an element.
+    private mutating func decodeInPlace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var scanner = JSONFastScanner(UnsafeBufferPointer(rebasing: bytes[start...]))
+        guard let entry = RestoreEntry.fastDecoded(&scanner) else { return nil }
+        scanner.skipWhitespace()
+        guard let next = scanner.next, next == UInt8(ascii: ",") || next == UInt8(ascii: "]") else { return nil }
+        entries.append(sharingHeader(entry))
+        return start + scanner.offset
     }
 
     private mutating func readElement(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws -> Int {

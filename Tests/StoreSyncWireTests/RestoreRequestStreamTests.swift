@@ -53,8 +53,12 @@ import Testing
         }
     }
 
+    /// Fragments of a few bytes, which split every element, and fragments of up to 16 KB, which
+    /// hold whole elements (read in place) and split others.
+    static let fragmentSizes = Gen<Int>.oneOf(Gen.int(in: 1...97), Gen.int(in: 98...16_384))
+
     @Test func whatTheEncoderWritesReadsAsTheWholeBodyReadsInAnyFragments() async {
-        await propertyCheck(count: 300, input: RestoreRequestFastDecodingTests.request, Gen.int(in: 1...97)) { request, size in
+        await propertyCheck(count: 300, input: RestoreRequestFastDecodingTests.request, Self.fragmentSizes) { request, size in
             let body = try StoreSyncJSON.makeEncoder().encode(request)
             #expect(Self.streamed(body, fragmentSize: size) == .read(request))
         }
@@ -93,7 +97,7 @@ import Testing
     /// would take; and of a body that is not JSON at all, an entry read before the defect may
     /// be the one named.
     @Test func aMangledBodyReadsOrFailsAsTheWholeBodyDoes() async {
-        await propertyCheck(count: 2_000, input: RestoreRequestFastDecodingTests.request, WireGenerators.edits, Gen.int(in: 1...97)) {
+        await propertyCheck(count: 2_000, input: RestoreRequestFastDecodingTests.request, WireGenerators.edits, Self.fragmentSizes) {
             request, edits, size in
             let body = WireGenerators.applying(edits, to: try StoreSyncJSON.makeEncoder().encode(request))
             let streamed = Self.streamed(body, fragmentSize: size)
