@@ -53,20 +53,25 @@ extension SyncTransaction {
     ) async throws -> Stored {
         var changed = plan.changed
         let versions = Self.unstored(plan.versions, presenter: presenter, before: before.ledger)
+        let latestRenewalInfos = Self.latestRenewalInfos(plan.renewalInfos)
+        let rowsFromElsewhere = latestRenewalInfos.contains { $0.accountId == presenter }
+            || plan.moves.contains { $0.from == presenter || $0.to == presenter }
+            || plan.shares.contains { $0.to == presenter }
+        // Worked out while PostgreSQL stores the versions, for what nearly every sync that stores
+        // any leaves: the presenter's versions only, each of them stored.
+        let onlyOwnVersions = !versions.isEmpty && !rowsFromElsewhere && versions.allSatisfy { $0.accountId == presenter }
+        async let ifEveryVersionStored = onlyOwnVersions ? Self.ledger(before.ledger, storing: versions.lazy.map(\.record)) : nil
         let inserted = try await transactions.insert(versions, encoded: expected, on: connection)
         for key in inserted { changed.insert(key.accountId) }
         // After the presented versions, so those stay this restore's own (`accepted`).
         let shares = plan.shares.map { (originalTransactionId: $0.originalTransactionId, from: $0.from, to: $0.to) }
         try await transactions.copyChains(shares, on: connection)
         for share in shares { changed.insert(share.to) }
-        let latestRenewalInfos = Self.latestRenewalInfos(plan.renewalInfos)
         try await renewals.store(latestRenewalInfos, on: connection)
 
         let after = try await presenterLedger(
-            before: before.ledger, inserted: inserted, from: versions,
-            rowsFromElsewhere: latestRenewalInfos.contains { $0.accountId == presenter }
-                || plan.moves.contains { $0.from == presenter || $0.to == presenter }
-                || plan.shares.contains { $0.to == presenter })
+            before: before.ledger, inserted: inserted, from: versions, rowsFromElsewhere: rowsFromElsewhere,
+            ifEveryVersionStored: await ifEveryVersionStored)
         let revocations = Self.revocationEvents(account: presenter, before: before.ledger, after: after)
         // The presenter's version row is locked since the transaction started, so nobody else
         // moves it before the bump, which adds one.
@@ -117,30 +122,44 @@ extension SyncTransaction {
     ///   - inserted: The keys of the versions stored now.
     ///   - versions: The versions sent to be stored, in the order sent.
     ///   - rowsFromElsewhere: Whether other writes than `versions` reached the presenter's rows.
+    ///   - ifEveryVersionStored: The ledger worked out ahead for `versions` all the presenter's
+    ///     and every one stored, if it was.
     private func presenterLedger(
         before: Ledger, inserted: Set<VersionKey>, from versions: [(accountId: UUID, record: TransactionRecord)],
-        rowsFromElsewhere: Bool
+        rowsFromElsewhere: Bool, ifEveryVersionStored: Ledger?
     ) async throws -> Ledger {
         guard !rowsFromElsewhere else { return try await transactions.ledger(of: presenter, on: connection) }
-        let ownInserted = inserted.filter { $0.accountId == presenter }
-        guard !ownInserted.isEmpty else { return before }
-        // One version sent per inserted key, or the keys the insert returns cannot tell which
-        // of those sent under one key were stored (a later one conflicts, unless their signing
-        // dates are apart by less than the key's millisecond): then they are read back.
-        let stored = versions.compactMap { version -> TransactionRecord? in
-            guard version.accountId == presenter,
-                ownInserted.contains(VersionKey(accountId: presenter, record: version.record))
-            else { return nil }
-            return TransactionRow.readBack(version.record)
+        let after: Ledger
+        if let ifEveryVersionStored, inserted.count == versions.count {
+            // Each inserted key is one of the versions sent: as many keys as versions means each
+            // version had a key of its own, and each was stored.
+            after = ifEveryVersionStored
+        } else {
+            let ownInserted = inserted.filter { $0.accountId == presenter }
+            guard !ownInserted.isEmpty else { return before }
+            // One version sent per inserted key, or the keys the insert returns cannot tell which
+            // of those sent under one key were stored (a later one conflicts, unless their signing
+            // dates are apart by less than the key's millisecond): then they are read back.
+            let stored = versions.compactMap { version -> TransactionRecord? in
+                guard version.accountId == presenter,
+                    ownInserted.contains(VersionKey(accountId: presenter, record: version.record))
+                else { return nil }
+                return version.record
+            }
+            guard stored.count == ownInserted.count else { return try await transactions.ledger(of: presenter, on: connection) }
+            after = Self.ledger(before, storing: stored)
         }
-        guard stored.count == ownInserted.count else { return try await transactions.ledger(of: presenter, on: connection) }
-        let after = before.merging(Ledger(records: stored))
         #if DEBUG
             // Every test that restores checks the ledger worked out against the stored rows.
             let read = try await transactions.ledger(of: presenter, on: connection)
             assert(after == read, "the ledger worked out after the writes differs from the stored one: \(after) against \(read)")
         #endif
         return after
+    }
+
+    /// `before` merged with `records` as their rows read back.
+    private static func ledger(_ before: Ledger, storing records: some Sequence<TransactionRecord>) -> Ledger {
+        before.merging(Ledger(records: records.map(TransactionRow.readBack)))
     }
 
     /// The versions insert ``store(_:before:expected:)`` makes when every presented version is
