@@ -188,13 +188,20 @@ struct PurchaseSyncService: Sendable {
             return (verdicts, body, stored.moves, newVersions)
         }
         // Stored and answered: the signed texts, most of a large restore's memory, are let go.
-        _ = consume presented
-        _ = consume chains
+        Self.letGo(consume presented, consume chains)
         SyncMetrics.record(verdicts, dryRun: options.dryRun)
         guard !options.dryRun else { return SyncOutcome(verdicts: verdicts, body: body, changedAccounts: [:]) }
         snapshots.invalidate(newVersions)
         for move in moves { log(move) }
         return SyncOutcome(verdicts: verdicts, body: body, changedAccounts: newVersions)
+    }
+
+    /// Releases a sync's items and chains in a task of their own: freeing a large restore's
+    /// records and texts (thousands of allocations) happens beside the answer going out, not
+    /// before it.
+    private static func letGo(_ items: consuming [SyncItem], _ chains: consuming [String: [TransactionRecord]]) {
+        let released = (items, chains)
+        Task.detached(priority: .utility) { withExtendedLifetime(released) {} }
     }
 
     /// The body of a sync's answer: the verdicts and the account's signed snapshot, or for a dry
