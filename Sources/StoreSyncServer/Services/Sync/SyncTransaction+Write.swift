@@ -59,8 +59,10 @@ extension SyncTransaction {
             || plan.shares.contains { $0.to == presenter }
         // Worked out while PostgreSQL stores the versions, for what nearly every sync that stores
         // any leaves: the presenter's versions only, each of them stored.
-        let onlyOwnVersions = !versions.isEmpty && !rowsFromElsewhere && versions.allSatisfy { $0.accountId == presenter }
-        async let ifEveryVersionStored = onlyOwnVersions ? Self.ledger(before.ledger, storing: versions.lazy.map(\.record)) : nil
+        let onlyOwnVersions = !versions.isEmpty && !rowsFromElsewhere
+            && versions.allSatisfy { $0.accountId == presenter }
+        async let ifEveryVersionStored = onlyOwnVersions
+            ? Self.ledger(before.ledger, storing: versions.lazy.map(\.record)) : nil
         let inserted = try await transactions.insert(versions, encoded: expected, on: connection)
         for key in inserted { changed.insert(key.accountId) }
         // After the presented versions, so those stay this restore's own (`accepted`).
