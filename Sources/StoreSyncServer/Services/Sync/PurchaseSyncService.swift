@@ -63,7 +63,7 @@ struct PurchaseSyncService: Sendable {
     /// stay bounded by the catalog.
     ///
     /// The request's signed texts (most of a large restore's memory) are let go as soon as they
-    /// are stored, before the answer is made.
+    /// are stored and answered, by a task of their own while the answer goes out.
     ///
     /// What the account holds is read while the body is decoded: a thousand entries are
     /// megabytes to read, and the restore would otherwise wait for the read after recalling
