@@ -256,11 +256,19 @@ package struct RestoreRequestStream {
     /// its closing brace, and what follows must be the comma or bracket that ends an element.
     private mutating func decodeInPlace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var scanner = JSONFastScanner(UnsafeBufferPointer(rebasing: bytes[start...]))
-        guard let entry = RestoreEntry.fastDecoded(&scanner) else { return nil }
-        scanner.skipWhitespace()
-        guard let next = scanner.next, next == UInt8(ascii: ",") || next == UInt8(ascii: "]") else { return nil }
+        guard let entry = Self.plainEntry(&scanner, endingAt: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "]") })
+        else { return nil }
         entries.append(sharingHeader(entry))
         return start + scanner.offset
+    }
+
+    /// The entry the fast reader takes from `scanner`, when what follows it (whitespace aside)
+    /// is where an element ends: `isEnd` is given the next byte, `nil` at the end of the bytes.
+    /// `nil` when the fast reader does not take it, or something else follows.
+    private static func plainEntry(_ scanner: inout JSONFastScanner, endingAt isEnd: (UInt8?) -> Bool) -> RestoreEntry? {
+        guard let entry = RestoreEntry.fastDecoded(&scanner) else { return nil }
+        scanner.skipWhitespace()
+        return isEnd(scanner.next) ? entry : nil
     }
 
     private mutating func readElement(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws -> Int {
@@ -312,10 +320,7 @@ package struct RestoreRequestStream {
         let position = entries.count
         let decoded = try element.withUnsafeBufferPointer { buffer -> RestoreEntry in
             var scanner = JSONFastScanner(buffer)
-            if let entry = RestoreEntry.fastDecoded(&scanner) {
-                scanner.skipWhitespace()
-                if scanner.isAtEnd { return entry }
-            }
+            if let entry = Self.plainEntry(&scanner, endingAt: { $0 == nil }) { return entry }
             do {
                 return try StoreSyncJSON.makeDecoder().decode(RestoreEntry.self, from: Data(buffer))
             } catch let error as DecodingError {

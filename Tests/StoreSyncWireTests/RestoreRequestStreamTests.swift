@@ -142,6 +142,9 @@ import Testing
         #"{"entries":[{"signedTransaction":"a.b.c"}}"#,  // the array never closes
         #"{"entries":[{"signedTransaction":"a.b.c"}]"#,  // nor the object
         #"{"entries":[{"signedTransaction":"a.b.c"}]} x"#,
+        #"{"entries":[{"signedTransaction":"a.b.c"} x]}"#,  // something after an element's object
+        #"{"entries":[{"signedTransaction":"a.b.c"}x,{"signedTransaction":"d.e.f"}]}"#,
+        #"{"entries":[{"signedTransaction":"a.b.c"} ,{"signedTransaction":"d.e.f"}\n]}"#,
         #"{"entries":[{"signedTransaction":"a.b.c"]}]}"#,
         #"{"entries":[{"signedTransaction":"a.b.c}]}"#,
         #"{"entries":[]}"#,
