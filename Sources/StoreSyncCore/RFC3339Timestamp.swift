@@ -68,13 +68,21 @@ public enum RFC3339Timestamp {
     ///   valid timestamp within years 0001–9999.
     public static func date(from text: String) -> Date? {
         var copy = text
-        return copy.withUTF8 { bytes in
-            var reader = TimestampReader(bytes: bytes)
-            guard let milliseconds = reader.readTimestamp(),
-                milliseconds >= earliestMilliseconds, milliseconds <= latestMilliseconds
-            else { return nil }
-            return Date(millisecondsSince1970: milliseconds)
-        }
+        return copy.withUTF8(date(fromUTF8:))
+    }
+
+    /// Reads an RFC 3339 timestamp from its UTF-8 bytes, as ``date(from:)`` reads its text:
+    /// a restore's reader takes three from each of thousands of records, and a `String` of
+    /// one is a heap allocation (24 bytes do not fit a small string).
+    ///
+    /// - Parameter bytes: The timestamp's bytes.
+    /// - Returns: The instant, or `nil` when the bytes are not a valid timestamp.
+    public static func date(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var reader = TimestampReader(bytes: bytes)
+        guard let milliseconds = reader.readTimestamp(),
+            milliseconds >= earliestMilliseconds, milliseconds <= latestMilliseconds
+        else { return nil }
+        return Date(millisecondsSince1970: milliseconds)
     }
 
     private static func floorDivide(_ value: Int64, by divisor: Int64) -> (quotient: Int64, remainder: Int64) {

@@ -80,19 +80,32 @@ struct JSONFastScanner {
     }
 
     /// Whether every byte is printable ASCII other than a backslash (0x20–0x7F but `\`).
+    ///
+    /// Blocks of sixteen bytes, by lane-wise arithmetic that sets a lane's high bit for a bad
+    /// byte (``badBytes(_:)``); the blocks' lanes are gathered and looked at once at the end,
+    /// since a text is nearly always plain. A restore's texts are megabytes: this check took a
+    /// sixth of reading one eight bytes at a time. (Lane comparisons, `.<` and `.==`, compile to
+    /// a loop over the lanes with this toolchain, slower than reading byte by byte.)
     private static func isPlainASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
         var index = 0
         if let base = text.baseAddress {
-            while index + 8 <= text.count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-                // A byte of 0x80 or more, below 0x20, or equal to `\` sets its high bit here.
-                let flagged = word | ((word &- ones &* 0x20) & ~word) | ((backslashes &- ones) & ~backslashes)
-                guard flagged & highBits == 0 else { return false }
-                index += 8
+            // Four blocks a round, each into its own lanes, so the rounds do not wait on one another.
+            var flagged = (SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>())
+            while index + 64 <= text.count {
+                let start = UnsafeRawPointer(base + index)
+                flagged.0 |= badBytes(start.loadUnaligned(as: SIMD16<UInt8>.self))
+                flagged.1 |= badBytes(start.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self))
+                flagged.2 |= badBytes(start.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self))
+                flagged.3 |= badBytes(start.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self))
+                index += 64
             }
+            var folded = flagged.0 | flagged.1 | flagged.2 | flagged.3
+            while index + 16 <= text.count {
+                folded |= badBytes(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self))
+                index += 16
+            }
+            let lanes = unsafeBitCast(folded, to: (UInt64, UInt64).self)
+            guard (lanes.0 | lanes.1) & 0x8080_8080_8080_8080 == 0 else { return false }
         }
         while index < text.count {
             let byte = text[index]
@@ -100,6 +113,15 @@ struct JSONFastScanner {
             index += 1
         }
         return true
+    }
+
+    /// Sets the high bit of each lane whose byte ``isPlainASCII(_:)`` refuses: the byte's own for
+    /// 0x80 and above, `byte - 0x20` wrapping below zero for a control character, and
+    /// `(byte ^ 0x5C) - 1` wrapping for a backslash. A plain byte sets none: 0x20–0x7F minus
+    /// 0x20 stays below 0x80, and XOR-ed with 0x5C it is 1–0x7F unless it is the backslash.
+    @inline(__always)
+    private static func badBytes(_ block: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        block | (block &- 0x20) | ((block ^ 0x5C) &- 1)
     }
 
     /// `true` or `false`.

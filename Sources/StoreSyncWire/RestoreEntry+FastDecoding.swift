@@ -95,6 +95,6 @@ extension RestoreEntry {
 extension JSONFastScanner {
     /// An RFC 3339 date, read as ``StoreSyncJSON/decodeDate(from:)`` reads it.
     mutating func date() -> Date? {
-        string().flatMap(RFC3339Timestamp.date(from:))
+        stringBytes().flatMap(RFC3339Timestamp.date(fromUTF8:))
     }
 }
