@@ -41,9 +41,10 @@ struct RestoreBench {
 
     /// Repetitions per size: enough for a p50 and a p99 without running for minutes.
     ///
-    /// Thirty from 1,000 entries, the size the restore target is read at: the p50 of ten moved
-    /// the ratio to the floor by ±0.05 from one run to the next, as much as a change is worth,
-    /// and a run's first restores of a size are its slowest (the heap grows back to it).
+    /// Thirty from 1,000 entries, the size the restore target is read at: with a p50 of ten,
+    /// the ratio to the floor moved from one run to the next by as much as a change is worth
+    /// (PERFORMANCE.md), and a run's first restores of a size, its slowest while the heap grows
+    /// back to them, weighed on it.
     static func repetitions(for entries: Int) -> Int {
         switch entries {
         case ..<100: 40

@@ -24,9 +24,10 @@ import Synchronization
 /// Held, a slice first yields its core once. The thread woken for the next slice may be queued
 /// on the core the first slice's thread runs on while the other core idles, and the server's
 /// threads are of the batch class (``ThreadScheduling``), which never preempts: it would wait
-/// there for the running thread's whole time slice (traced at 0.8 ms of a restore's 1.4 ms
-/// recall), and only once running would it hold itself to the free core. With the yield it runs
-/// at once and moves; with nothing queued, the yield answers at once.
+/// there for the running thread's whole time slice (traced in PERFORMANCE.md, "Restores
+/// against their floor": most of a restore's recall), and only once running would it hold
+/// itself to the free core. With the yield it runs at once and moves; with nothing queued, the
+/// yield answers at once.
 ///
 /// Only when the job has exactly one slice per core the thread may run on. A process allowed
 /// more cores than it has slices (held to fewer by a CPU quota, or sharing a large machine)
