@@ -7,6 +7,10 @@ import StoreSyncTesting
 /// and 10,000 purchases, and one holding a monthly subscription ten years old (120 versions in
 /// one chain), each restored through the server, then looked up one request at a time on a
 /// server without its snapshot cache.
+///
+/// The accounts take turns, ``rounds`` times over: a slow stretch of the machine then slows
+/// every size alike instead of only the one it falls on, and the growth from one size to the
+/// next compares lookups made in the same conditions.
 struct HistoryBench {
     let server: ServerProcess
     let workspace: BenchWorkspace
@@ -19,15 +23,33 @@ struct HistoryBench {
         /// Versions the account holds.
         let records: Int
         /// Server milliseconds (`Server-Timing`) of each lookup.
-        let serverMilliseconds: [Double]
+        private(set) var serverMilliseconds: [Double] = []
         /// Milliseconds from request to the end of the answer, as the bench saw them.
-        let clientMilliseconds: [Double]
+        private(set) var clientMilliseconds: [Double] = []
         /// The snapshot's size as served.
-        let snapshotBytes: Int
+        private(set) var snapshotBytes = 0
+
+        /// One turn's lookups of the account.
+        struct Lookups {
+            var server: [Double] = []
+            var client: [Double] = []
+            var bytes = 0
+        }
+
+        /// Counts a turn's lookups in.
+        mutating func add(_ turn: Lookups) {
+            serverMilliseconds += turn.server
+            clientMilliseconds += turn.client
+            snapshotBytes = turn.bytes
+        }
     }
 
     /// Months of the long-lived subscription.
     static let renewalMonths = 120
+    /// Turns each account gets, each of about a ``rounds``th of ``seconds``.
+    static let rounds = 5
+    /// The fewest lookups of an account in one turn: 20 in all, enough for a p99 of its own.
+    static let minimumLookupsPerTurn = 4
     /// Transaction ids of the phase start here: no other phase's range meets it.
     static let firstId: Int64 = 7_000_000_000_000
 
@@ -43,9 +65,16 @@ struct HistoryBench {
             "1 subscription × \(Self.renewalMonths) renewals", entries.monthlyChain(months: Self.renewalMonths, firstId: nextId)
         ))
         var accounts: [Account] = []
+        var tokens: [String] = []
         for history in histories {
-            let token = try await restore(history.records)
-            accounts.append(try await lookUp(history.label, records: history.records.count, token: token))
+            tokens.append(try await restore(history.records))
+            accounts.append(Account(label: history.label, records: history.records.count))
+        }
+        let turn = Duration.milliseconds(seconds * 1_000 / Self.rounds)
+        for _ in 0..<Self.rounds {
+            for index in accounts.indices {
+                accounts[index].add(try await lookUp(token: tokens[index], for: turn))
+            }
         }
         return accounts
     }
@@ -63,23 +92,23 @@ struct HistoryBench {
         return session.token
     }
 
-    /// Looks the account up one request at a time, for about ``seconds`` and at least 20 times.
-    private func lookUp(_ label: String, records: Int, token: String) async throws -> Account {
-        var serverTimes: [Double] = []
-        var clientTimes: [Double] = []
-        var bytes = 0
+    /// Looks the account up one request at a time for about `turn` and at least
+    /// ``minimumLookupsPerTurn`` times, after one lookup left out: the turn's first finds the
+    /// caches (PostgreSQL's, the CPU's) holding the previous account's rows.
+    private func lookUp(token: String, for turn: Duration) async throws -> Account.Lookups {
+        var lookups = Account.Lookups()
         _ = try await lookup(token: token)
         let start = ContinuousClock.now
-        while serverTimes.count < 20 || (ContinuousClock.now - start < .seconds(seconds) && serverTimes.count < 10_000) {
+        while lookups.server.count < Self.minimumLookupsPerTurn
+            || (ContinuousClock.now - start < turn && lookups.server.count < 10_000 / Self.rounds)
+        {
             let sent = ContinuousClock.now
             let response = try await lookup(token: token)
-            clientTimes.append((ContinuousClock.now - sent).milliseconds)
-            serverTimes.append(try response.serverMilliseconds(of: "lookup"))
-            bytes = response.body.count
+            lookups.client.append((ContinuousClock.now - sent).milliseconds)
+            lookups.server.append(try response.serverMilliseconds(of: "lookup"))
+            lookups.bytes = response.body.count
         }
-        return Account(
-            label: label, records: records, serverMilliseconds: serverTimes, clientMilliseconds: clientTimes,
-            snapshotBytes: bytes)
+        return lookups
     }
 
     private func lookup(token: String) async throws -> TestResponse {
