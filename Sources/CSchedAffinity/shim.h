@@ -34,11 +34,6 @@ static inline int storesync_current_cpu(void) {
     return syscall(SYS_getcpu, &cpu, (void *)0, (void *)0) == 0 ? (int)cpu : -1;
 }
 
-/// Gives the CPU to the next thread queued on it, if any (sched_yield); answers at once otherwise.
-static inline void storesync_yield(void) {
-    sched_yield();
-}
-
 /// Linux's scheduling classes by number: SCHED_OTHER, the default, and SCHED_BATCH, whose
 /// threads never preempt a running thread when they wake.
 static const int storesync_sched_normal = 0;

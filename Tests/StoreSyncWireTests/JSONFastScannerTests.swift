@@ -24,7 +24,7 @@ import Testing
                 if plain ? read != text : read != nil { misread.append("byte \(value) at \(place)") }
             }
         }
-        #expect(misread.count == 0, "\(misread.prefix(10))")
+        #expect(misread.isEmpty, "\(misread.prefix(10))")
     }
 
     @Test func aStringEndsAtTheFirstQuoteAndAnEscapedQuoteIsLeftAlone() {

@@ -1,5 +1,6 @@
 #if os(Linux)
 internal import CSchedAffinity
+import Glibc
 #endif
 import Dispatch
 import Synchronization
@@ -49,7 +50,6 @@ package enum CoreSpread {
         #if os(Linux)
         guard slices > 1, let held = HeldThread(forSlice: slice, of: slices) else { return try await body() }
         defer { held.release() }
-        held.letQueuedSliceRun()
         #endif
         return try await body()
     }
@@ -68,7 +68,6 @@ package enum CoreSpread {
             #if os(Linux)
             let held = HeldThread(forSlice: slice, of: 2)
             defer { held?.release() }
-            held?.letQueuedSliceRun()
             #endif
             if slice == 0 {
                 let result = Result { try first() }
@@ -163,7 +162,9 @@ struct HeldThread {
     let previous: AffinityMask
 
     /// Holds the calling thread to a core for slice `slice` (``CoreSpread/core(forSlice:among:holds:current:)``)
-    /// when the thread may run on exactly `slices` cores; `nil` (nothing changed) otherwise.
+    /// when the thread may run on exactly `slices` cores, then yields that core once, so a
+    /// thread queued behind it there (the next slice's, woken onto the wrong core) runs and
+    /// holds itself to its own; `nil` (nothing changed) otherwise.
     init?(forSlice slice: Int, of slices: Int) {
         guard let allowed = AffinityMask.of() else { return nil }
         let cores = allowed.cores
@@ -181,12 +182,7 @@ struct HeldThread {
         self.thread = thread
         self.core = core
         self.previous = allowed
-    }
-
-    /// Yields the core the thread is held to, once: a thread queued behind it there (the next
-    /// slice's, woken onto the wrong core) runs, and holds itself to its own core.
-    func letQueuedSliceRun() {
-        storesync_yield()
+        sched_yield()
     }
 
     /// Gives the thread its affinity back, from whichever thread calls.
