@@ -1,4 +1,3 @@
-package import Foundation
 package import StoreSyncAPI
 
 extension SyncResponse {
