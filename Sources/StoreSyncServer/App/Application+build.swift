@@ -85,13 +85,13 @@ public func buildApplication(
     let host = configuration.httpHost
     // Idle connections (also one stopped halfway through a request) close after
     // HTTP_IDLE_TIMEOUT_SECONDS; at most HTTP_MAX_CONNECTIONS are open; `100 Continue` waits
-    // for the route (ExpectContinueHandler); a large body is read in large pieces (LargeReads).
+    // for the route (ExpectContinueHandler).
     let connections = ConnectionLimit(maximum: configuration.httpMaxConnections)
     var app = Application(
         router: router,
         server: .http1(
             configuration: .init(
-                additionalChannelHandlers: [connections.handler(), LargeReads(), ExpectContinueHandler()],
+                additionalChannelHandlers: [connections.handler(), ExpectContinueHandler()],
                 idleTimeout: .seconds(Int64(configuration.httpIdleTimeoutSeconds)))),
         configuration: .init(address: .hostname(host, port: configuration.httpPort), serverName: "StoreSync"),
         onServerRunning: { channel in
