@@ -22,26 +22,12 @@ struct HistoryBench {
         let label: String
         /// Versions the account holds.
         let records: Int
-        /// Server milliseconds (`Server-Timing`) of each lookup.
-        private(set) var serverMilliseconds: [Double] = []
+        /// Server milliseconds (`Server-Timing`) of each lookup, every turn's.
+        fileprivate(set) var serverMilliseconds: [Double] = []
         /// Milliseconds from request to the end of the answer, as the bench saw them.
-        private(set) var clientMilliseconds: [Double] = []
+        fileprivate(set) var clientMilliseconds: [Double] = []
         /// The snapshot's size as served.
-        private(set) var snapshotBytes = 0
-
-        /// One turn's lookups of the account.
-        struct Lookups {
-            var server: [Double] = []
-            var client: [Double] = []
-            var bytes = 0
-        }
-
-        /// Counts a turn's lookups in.
-        mutating func add(_ turn: Lookups) {
-            serverMilliseconds += turn.server
-            clientMilliseconds += turn.client
-            snapshotBytes = turn.bytes
-        }
+        fileprivate(set) var snapshotBytes = 0
     }
 
     /// Months of the long-lived subscription.
@@ -75,7 +61,7 @@ struct HistoryBench {
         let turn = Duration.milliseconds(seconds * 1_000 / Self.rounds)
         for _ in 0..<Self.rounds {
             for index in accounts.indices {
-                accounts[index].add(try await lookUp(token: tokens[index], for: turn))
+                try await lookUp(&accounts[index], token: tokens[index], for: turn)
             }
         }
         return accounts
@@ -95,22 +81,23 @@ struct HistoryBench {
     }
 
     /// Looks the account up one request at a time for about `turn` and at least
-    /// ``minimumLookupsPerTurn`` times, after one lookup left out: the turn's first finds the
-    /// caches (PostgreSQL's, the CPU's) holding the previous account's rows.
-    private func lookUp(token: String, for turn: Duration) async throws -> Account.Lookups {
-        var lookups = Account.Lookups()
+    /// ``minimumLookupsPerTurn`` times, after one lookup left out (the turn's first finds the
+    /// caches, PostgreSQL's and the CPU's, holding the previous account's rows), and adds the
+    /// turn's lookups to the account's.
+    private func lookUp(_ account: inout Account, token: String, for turn: Duration) async throws {
         _ = try await lookup(token: token)
         let start = ContinuousClock.now
-        while lookups.server.count < Self.minimumLookupsPerTurn
-            || (ContinuousClock.now - start < turn && lookups.server.count < Self.maximumLookups / Self.rounds)
+        var count = 0
+        while count < Self.minimumLookupsPerTurn
+            || (ContinuousClock.now - start < turn && count < Self.maximumLookups / Self.rounds)
         {
             let sent = ContinuousClock.now
             let response = try await lookup(token: token)
-            lookups.client.append((ContinuousClock.now - sent).milliseconds)
-            lookups.server.append(try response.serverMilliseconds(of: "lookup"))
-            lookups.bytes = response.body.count
+            account.clientMilliseconds.append((ContinuousClock.now - sent).milliseconds)
+            account.serverMilliseconds.append(try response.serverMilliseconds(of: "lookup"))
+            account.snapshotBytes = response.body.count
+            count += 1
         }
-        return lookups
     }
 
     private func lookup(token: String) async throws -> TestResponse {
