@@ -70,7 +70,9 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
             context.write(wrapOutboundOut(.head(response)), promise: promise)
         case .end where state == .refused:
             state = .idle
-            context.writeAndFlush(data).whenComplete { _ in context.close(promise: nil) }
+            // The write completes on the channel's event loop, where the context may be used.
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(data).whenComplete { _ in bound.value.close(promise: nil) }
             promise?.succeed()
         default:
             context.write(data, promise: promise)
