@@ -4,8 +4,8 @@ import Hummingbird
 import StoreSyncCore
 
 extension AppStoreServerAPIStandInEngine {
-    /// How far back Apple keeps notification history.
-    static let notificationHistoryDays: TimeInterval = 180
+    /// How far back Apple keeps notification history: 180 days in production, 30 in the sandbox.
+    var notificationHistoryDays: TimeInterval { environment == .production ? 180 : 30 }
 
     /// Get Notification History: the notifications signed in `[startDate, endDate)`, oldest
     /// first, filtered as asked, a page at a time.
@@ -18,7 +18,7 @@ extension AppStoreServerAPIStandInEngine {
         let start = Date(millisecondsSince1970: startMs)
         let end = Date(millisecondsSince1970: endMs)
         guard start < end else { return Self.error(400, .startDateAfterEndDate, "Start date after end date.") }
-        guard start >= now().addingTimeInterval(-Self.notificationHistoryDays * 86_400) else {
+        guard start >= now().addingTimeInterval(-notificationHistoryDays * 86_400) else {
             return Self.error(400, .startDateTooFarInPast, "Start date too far in the past.")
         }
         var offset = 0

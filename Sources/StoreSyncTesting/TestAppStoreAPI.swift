@@ -1,5 +1,6 @@
 public import Foundation
 public import PostgresLibPQ
+public import StoreSyncCore
 public import StoreSyncServer
 
 /// An App Store Server API stand-in and what points test servers at it: its API key as a
@@ -23,12 +24,15 @@ public struct TestAppStoreAPI: Sendable {
     ///
     /// - Parameters:
     ///   - clock: The clock the stand-in and the servers started from it read.
+    ///   - environment: The environment the stand-in plays: what it writes into answers, and
+    ///     how far back its notification history reaches.
     ///   - body: The test, given the stand-in.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or when the stand-in cannot start.
     @discardableResult
     public static func run<Result: Sendable>(
-        clock: TestClock = TestClock(), _ body: @Sendable (TestAppStoreAPI) async throws -> Result
+        clock: TestClock = TestClock(), environment: AppStoreEnvironment = .sandbox,
+        _ body: @Sendable (TestAppStoreAPI) async throws -> Result
     ) async throws -> Result {
         let signer = AppStoreTestSigner(pki: try TestPKI.make())
         let key = TestAppStoreAPIKey()
@@ -36,7 +40,8 @@ public struct TestAppStoreAPI: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let keyFile = try key.writeP8File(into: directory)
-        return try await AppStoreServerAPIStandIn.run(signer: signer, key: key, now: { clock.now() }) { standIn in
+        return try await AppStoreServerAPIStandIn.run(
+            signer: signer, key: key, environment: environment, now: { clock.now() }) { standIn in
             try await body(TestAppStoreAPI(standIn: standIn, clock: clock, keyFile: keyFile))
         }
     }
@@ -76,6 +81,7 @@ public struct TestAppStoreAPI: Sendable {
 ///
 /// - Parameters:
 ///   - clock: The clock the server and the stand-in read.
+///   - appleEnvironment: The environment the stand-in plays (``TestAppStoreAPI/run(clock:environment:_:)``).
 ///   - configure: Changes to the test configuration.
 ///   - body: The test, given the server and the stand-in.
 /// - Returns: What the body returns.
@@ -83,10 +89,11 @@ public struct TestAppStoreAPI: Sendable {
 @discardableResult
 public func withAppStoreAPIServer<Result: Sendable>(
     clock: TestClock = TestClock(),
+    appleEnvironment: AppStoreEnvironment = .sandbox,
     configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (TestServer, AppStoreServerAPIStandIn) async throws -> Result
 ) async throws -> Result {
-    try await TestAppStoreAPI.run(clock: clock) { api in
+    try await TestAppStoreAPI.run(clock: clock, environment: appleEnvironment) { api in
         let server = try await api.startServer(configure: configure)
         do {
             let result = try await body(server, api.standIn)

@@ -116,9 +116,29 @@ import Testing
         }
     }
 
+    @Test func aProductionServerReadsEachEnvironmentAsFarBackAsAppleKeepsIt() async throws {
+        try await withAppStoreAPIServer(appleEnvironment: .production, configure: { $0.environment = .production }) {
+            server, _ in
+            let bothPassed = try await eventually { try await server.count("notification_recoveries") == 2 }
+            try #require(bothPassed, "the recovery at start did not pass both environments")
+            let day: TimeInterval = 86_400
+            let now = server.clock.now()
+            let sixtyDaysAgo = now.addingTimeInterval(-60 * day)
+            let recovered = try await server.recoverNotifications(since: sixtyDaysAgo)
+            #expect(recovered.passes.map(\.environment) == [.production, .sandbox])
+            #expect(recovered.passes.first?.since == sixtyDaysAgo)
+            #expect(recovered.passes.last?.since == now.addingTimeInterval(-29 * day), "Apple keeps 30 days of sandbox history")
+        }
+    }
+
     @Test func aSinceOutsideAppleHistoryOrInTheFutureIsRefused() async throws {
         try await withAppStoreAPIServer { server, _ in
-            for since in [server.clock.now().addingTimeInterval(-200 * 86_400), server.clock.now().addingTimeInterval(60)] {
+            // This server takes only the sandbox, whose history Apple keeps for 30 days.
+            let day: TimeInterval = 86_400
+            for since in [
+                server.clock.now().addingTimeInterval(-200 * day), server.clock.now().addingTimeInterval(-31 * day),
+                server.clock.now().addingTimeInterval(60),
+            ] {
                 let response = try await server.send(
                     "POST", "/v1/admin/notifications/recover", token: server.adminKey,
                     json: NotificationRecoveryRequest(since: since))

@@ -24,9 +24,14 @@ struct NotificationRecoveryService: Sendable {
 
     private let recoveries = NotificationRecoveryRepository()
 
-    /// How far back a pass may start: Apple keeps 180 days of history; a day less leaves room
-    /// for the request to arrive before the start falls out of it.
-    static let historyWindow: TimeInterval = 179 * 86_400
+    /// How far back a pass in `environment` may start. Apple keeps 180 days of notification
+    /// history in production and 30 in the sandbox, and refuses an older start
+    /// (`StartDateTooFarInPastError`); a day less leaves room for the request to arrive before
+    /// the start falls out of it.
+    static func historyWindow(for environment: AppStoreEnvironment) -> TimeInterval {
+        environment == .production ? 179 * 86_400 : 29 * 86_400
+    }
+
     /// How much of the span before the last pass's end a pass reads again.
     static let overlap: TimeInterval = 3_600
 
@@ -39,15 +44,21 @@ struct NotificationRecoveryService: Sendable {
     func recover(since: Date?) async throws -> NotificationRecoveryResponse {
         let clients = try apple.configured()
         let until = now()
-        let earliest = until.addingTimeInterval(-Self.historyWindow)
         if let since {
-            guard since >= earliest else {
-                throw RequestError.invalid(field: "since", detail: "since must be within the last 179 days: Apple keeps 180 days of history")
+            // A start one environment's history still holds is honoured there; the others
+            // begin where theirs does, and each pass says where it began.
+            let longest = clients.map { Self.historyWindow(for: $0.configuration.environment) }.max() ?? 0
+            guard since >= until.addingTimeInterval(-longest) else {
+                let days = Int(longest / 86_400)
+                throw RequestError.invalid(
+                    field: "since",
+                    detail: "since must be within the last \(days) days: Apple keeps \(days + 1) days of history for this server's environments")
             }
             guard since < until else { throw RequestError.invalid(field: "since", detail: "since must be in the past") }
         }
         var passes: [NotificationRecoveryResponse.Pass] = []
         for client in clients {
+            let earliest = until.addingTimeInterval(-Self.historyWindow(for: client.configuration.environment))
             passes.append(try await pass(client, since: since, until: until, earliest: earliest))
         }
         return NotificationRecoveryResponse(passes: passes)
@@ -70,7 +81,7 @@ struct NotificationRecoveryService: Sendable {
         -> NotificationRecoveryResponse.Pass
     {
         let environment = client.configuration.environment
-        var start = since ?? earliest
+        var start = max(since ?? earliest, earliest)
         if since == nil, let mark = try await pool.withConnection({ try await recoveries.recoveredThrough(environment, on: $0) }) {
             start = max(earliest, mark.addingTimeInterval(-Self.overlap))
         }
