@@ -39,13 +39,22 @@ extension TestStoreSync {
     /// - Returns: `true` while some lock is requested and not granted.
     /// - Throws: Database errors.
     public func someoneWaitsForALock() async throws -> Bool {
+        try await backendsWaitingForALock() > 0
+    }
+
+    /// How many backends on this instance's database wait for a lock (each counted once,
+    /// whatever number of locks it waits for).
+    ///
+    /// - Returns: The number of waiting backends.
+    /// - Throws: Database errors.
+    public func backendsWaitingForALock() async throws -> Int {
         try await database.withConnection { connection in
             try await connection.query(
                 """
-                SELECT count(*)::bigint FROM pg_locks JOIN pg_stat_activity USING (pid)
+                SELECT count(DISTINCT pid)::bigint FROM pg_locks JOIN pg_stat_activity USING (pid)
                 WHERE NOT granted AND datname = current_database()
                 """
-            ).first!.decode(Int.self) > 0
+            ).first!.decode(Int.self)
         }
     }
 

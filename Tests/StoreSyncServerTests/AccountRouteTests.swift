@@ -160,6 +160,41 @@ import Testing
         }
     }
 
+    /// Behind a transaction pooler without a listening connection, other instances' changes
+    /// arrive by a poll; a sign-in replacing a device's token must still end the old one here
+    /// at once, as a sign-out does, not at the next poll.
+    @Test func aDeviceSigningInAgainEndsItsCachedOldTokenAtOnceWhenTheFeedPolls() async throws {
+        try await withServer(configure: {
+            $0.databasePoolMode = .transaction
+            $0.databaseChangePollMilliseconds = 3_000
+        }) { server in
+            let email = "polled-device@example.com"
+            let first = try await server.signUp(email: email)
+            try #require(try await sessionsAreCached(server, email: email), "the polled feed never served a cached session")
+            #expect(try await server.send("GET", "/v1/entitlements", token: first.token).status == 200, "now cached")
+            let again = try await server.send(
+                "POST", "/v1/sessions", json: Credentials(email: email, password: TestServer.password, deviceId: first.deviceId))
+            #expect(again.status == 200)
+            #expect(try await server.send("GET", "/v1/entitlements", token: first.token).status == 401)
+        }
+    }
+
+    /// Whether the server answers sessions from its cache: a probe device's token still works
+    /// after its row is removed behind the server's back (no notice reaches a polling feed).
+    private func sessionsAreCached(_ server: TestApp, email: String) async throws -> Bool {
+        try await eventually(within: .seconds(30)) {
+            try await Task.sleep(for: .milliseconds(250))  // a few sign-ins per poll, well inside the throttle
+            let probe = try await server.send(
+                "POST", "/v1/sessions", json: Credentials(email: email, password: TestServer.password))
+                .decode(SessionResponse.self)
+            guard try await server.send("GET", "/v1/entitlements", token: probe.token).status == 200 else { return false }
+            try await server.database.withConnection { connection in
+                try await connection.execute("DELETE FROM sessions WHERE device_id = \(probe.deviceId)")
+            }
+            return try await server.send("GET", "/v1/entitlements", token: probe.token).status == 200
+        }
+    }
+
     @Test func signOutEndsOnlyThisDevicesSession() async throws {
         try await withServer { server in
             let phone = try await server.signUp(email: "two@example.com")

@@ -4,7 +4,6 @@ import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncServer
 import StoreSyncTesting
-import Synchronization
 import Testing
 
 /// A restore locks a purchase's owner row only where the decision depends on it: what the
@@ -105,11 +104,4 @@ import Testing
             return Outcome.finished(try await restoring.value)
         }
     }
-}
-
-/// Set once from one task, read from another.
-private final class DoneFlag: Sendable {
-    private let value = Mutex(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
 }

@@ -74,7 +74,8 @@ struct AccountController {
     @Sendable func changePassword(_ request: Request, context: DeviceRequestContext) async throws -> HTTPResponse.Status {
         let change = try await request.decodeJSON(PasswordChangeRequest.self, limit: maxBodyBytes)
         try await accounts.changePassword(
-            of: context.device, change, clientAddress: clientAddress(of: request, peer: context.remoteAddress))
+            of: context.device, tokenHash: request.bearerToken.flatMap(BearerToken.hash(of:)), change,
+            clientAddress: clientAddress(of: request, peer: context.remoteAddress))
         return .noContent
     }
 }

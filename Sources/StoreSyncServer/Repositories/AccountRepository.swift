@@ -64,6 +64,15 @@ struct AccountRepository: Sendable {
         ).first.map(Self.account)
     }
 
+    /// The password hash of a live account, share-locked until the database transaction ends,
+    /// so a password change (which updates the row) cannot commit between this read and the
+    /// transaction's end; `nil` when the account was deleted or has no password.
+    func lockedPasswordHash(of accountId: UUID, on connection: PostgresConnection) async throws -> String? {
+        try await connection.query(
+            "SELECT password_hash FROM accounts WHERE account_id = \(accountId) AND deleted_at IS NULL FOR SHARE"
+        ).first.flatMap { try $0.decode(String?.self) }
+    }
+
     /// Replaces the password hash of an account that has one.
     func setPasswordHash(_ hash: String, of accountId: UUID, on connection: PostgresConnection) async throws {
         try await connection.execute(

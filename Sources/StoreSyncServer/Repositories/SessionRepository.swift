@@ -59,11 +59,13 @@ struct SessionRepository: Sendable {
         return DeviceIdentity(accountId: accountId, deviceId: deviceId)
     }
 
-    /// Whether the device already has a session on this account (a re-sign-in keeps its id).
-    func exists(accountId: UUID, deviceId: UUID, on connection: PostgresConnection) async throws -> Bool {
-        !(try await connection.query(
-            "SELECT 1 FROM sessions WHERE account_id = \(accountId) AND device_id = \(deviceId)"
-        ).isEmpty)
+    /// The token hash of the device's session on this account, locked until the database
+    /// transaction ends, so the sign-in replacing it knows which token stopped working; `nil`
+    /// when the device has no session here (a re-sign-in keeps its id only when it has one).
+    func lockedTokenHash(accountId: UUID, deviceId: UUID, on connection: PostgresConnection) async throws -> Data? {
+        try await connection.query(
+            "SELECT token_hash FROM sessions WHERE account_id = \(accountId) AND device_id = \(deviceId) FOR UPDATE"
+        ).first.map { try $0.decode(Data.self) }
     }
 
     /// The account's sessions still in use (last seen after `idleSince`), oldest first; never a token.
@@ -93,15 +95,19 @@ struct SessionRepository: Sendable {
         ).first.map { try $0.decode(Data.self) }
     }
 
-    /// Signs every device of the account out but `keeping` (the one changing the password;
-    /// `nil`: every device).
+    /// Signs every device of the account out but the one holding `keeping` (the token of the
+    /// request changing the password; `nil`: every device). By token, not by device: a device
+    /// whose token was replaced meanwhile (signed in again, by whoever knew the old password)
+    /// is signed out with the others.
     ///
     /// - Returns: The hashes of the tokens that stopped working.
-    func deleteAll(of accountId: UUID, except keeping: UUID?, on connection: PostgresConnection) async throws -> [Data] {
+    func deleteAll(of accountId: UUID, exceptToken keeping: Data?, on connection: PostgresConnection) async throws
+        -> [Data]
+    {
         try await connection.query(
             """
             DELETE FROM sessions
-            WHERE account_id = \(accountId) AND device_id IS DISTINCT FROM \(keeping)
+            WHERE account_id = \(accountId) AND token_hash IS DISTINCT FROM \(keeping)
             RETURNING token_hash
             """
         ).map { try $0.decode(Data.self) }

@@ -31,7 +31,7 @@ extension AccountService {
             let released = try await deletion.releaseOwnedPurchases(of: accountId, on: connection)
             let unowned = try await deletion.unowned(purchases, on: connection)
             try await deletion.keepSignedVersions(of: accountId, forPurchases: unowned, on: connection)
-            let ended = try await sessions.deleteAll(of: accountId, except: nil, on: connection)
+            let ended = try await sessions.deleteAll(of: accountId, exceptToken: nil, on: connection)
             try await deletion.erase(accountId, at: now, on: connection)
             try await events.append(Self.deletionEvents(accountId, released: released, reason: reason), on: connection)
             return (version, ended, released)

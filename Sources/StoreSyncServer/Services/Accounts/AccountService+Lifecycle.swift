@@ -18,11 +18,15 @@ extension AccountService {
     }
 
     /// `PUT /v1/accounts/current/password`: the current password is checked again, the new one
-    /// must pass the rules of sign-up, and every other device of the account is signed out.
+    /// must pass the rules of sign-up, and every session but the one whose token asked
+    /// (`tokenHash`) ends. A sign-in with the old password that was still checking it as the
+    /// change committed is refused (``signIn(_:clientAddress:)``).
     ///
     /// - Throws: ``AccountError/wrongPassword``, ``AccountError/weakPassword(_:field:)`` naming
     ///   `newPassword`, ``AccountError/noPassword`` for an account without one (nothing changed).
-    func changePassword(of device: DeviceIdentity, _ change: PasswordChangeRequest, clientAddress: String?) async throws {
+    func changePassword(
+        of device: DeviceIdentity, tokenHash: Data?, _ change: PasswordChangeRequest, clientAddress: String?
+    ) async throws {
         let account = try await liveAccount(device.accountId)
         guard let email = account.email, account.passwordHash != nil else { throw AccountError.noPassword }
         let normalized = CredentialRules.normalize(email: email)
@@ -33,7 +37,7 @@ extension AccountService {
         let hash = try await hasher.hash(change.newPassword)
         let ended = try await pool.withTransaction { connection in
             try await accounts.setPasswordHash(hash, of: account.accountId, on: connection)
-            return try await sessions.deleteAll(of: account.accountId, except: device.deviceId, on: connection)
+            return try await sessions.deleteAll(of: account.accountId, exceptToken: tokenHash, on: connection)
         }
         ended.forEach(sessionCache.invalidate(tokenHash:))
         logger.info(

@@ -53,20 +53,34 @@ struct AccountService: Sendable {
 
     /// Signs a device in. An unknown email and a wrong password get the same answer in the
     /// same time; attempts are throttled per email and per client address (``authenticate(email:password:clientAddress:)``).
+    ///
+    /// The session is created only while the account still has the password that was checked:
+    /// bcrypt takes a quarter of a second, and a password change committing meanwhile must not
+    /// leave a session opened with the old password behind it.
     func signIn(_ credentials: Credentials, clientAddress: String?) async throws -> SessionResponse {
         let email = CredentialRules.normalize(email: credentials.email)
         let deviceName = try Self.validated(deviceName: credentials.deviceName)
         let account = try await authenticate(email: email, password: credentials.password, clientAddress: clientAddress)
         let now = now()
-        return try await pool.withTransaction { connection in
-            var deviceId = UUID()
-            if let requested = credentials.deviceId,
-                try await sessions.exists(accountId: account.accountId, deviceId: requested, on: connection)
-            {
-                deviceId = requested
+        let (session, replaced) = try await pool.withTransaction { connection in
+            guard try await accounts.lockedPasswordHash(of: account.accountId, on: connection) == account.passwordHash else {
+                throw AccountError.invalidCredentials
             }
-            return try await startSession(of: account, deviceName: deviceName, deviceId: deviceId, now: now, on: connection)
+            var deviceId = UUID()
+            var replaced: Data?
+            if let requested = credentials.deviceId,
+                let previous = try await sessions.lockedTokenHash(accountId: account.accountId, deviceId: requested, on: connection)
+            {
+                (deviceId, replaced) = (requested, previous)
+            }
+            let session = try await startSession(
+                of: account, deviceName: deviceName, deviceId: deviceId, now: now, on: connection)
+            return (session, replaced)
         }
+        // The device's old token stops working here at once, as a sign-out's does; other
+        // instances hear it from the change feed.
+        if let replaced { sessionCache.invalidate(tokenHash: replaced) }
+        return session
     }
 
     /// Signs the device out: its token stops working at once here, and on every other instance
