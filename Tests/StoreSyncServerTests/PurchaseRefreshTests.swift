@@ -91,6 +91,26 @@ import Testing
         }
     }
 
+    /// Reconciliation often sees an expiry before Apple's EXPIRED notification arrives; a
+    /// webhook receiver hears of it once, not once per way it was learnt.
+    @Test func anExpiryTheAPIReportedIsNotAnnouncedAgainByTheNotification() async throws {
+        try await withAppStoreAPIServer { server, apple in
+            let account = try await server.signUp()
+            let lapsed = TestPurchases.subscription(at: server.clock.now(), daysAgo: 40)
+            _ = try await server.buy(lapsed, token: account.token)
+            await apple.addTransactions([lapsed])
+            let refreshed = try await server.refresh(lapsed.originalTransactionId).decode(PurchaseRefreshResponse.self)
+            #expect(refreshed.events.map(\.kind) == ["expired"])
+
+            server.clock.advance(by: 60)
+            _ = try await server.notify(.expired, subtype: .voluntary, transaction: lapsed)
+            _ = try await server.notify(.gracePeriodExpired, transaction: lapsed)
+
+            let kinds = try await server.events(of: lapsed.originalTransactionId).map(\.kind)
+            #expect(kinds.filter { $0 == "expired" }.count == 1, "\(kinds)")
+        }
+    }
+
     @Test func aPurchaseNobodyHoldsIsAnsweredAndNothingIsStored() async throws {
         try await withAppStoreAPIServer { server, apple in
             let purchase = TestPurchases.record(purchased: server.clock.now())

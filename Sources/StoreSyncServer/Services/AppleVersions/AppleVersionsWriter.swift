@@ -106,7 +106,11 @@ struct AppleVersionsWriter: Sendable {
                     accountId: holder, kind: .renewed, originalTransactionId: chain, transactionId: transactionId,
                     reason: "DID_RENEW from the App Store"))
             }
-            if type == .expired || type == .gracePeriodExpired {
+            // Once per transaction, whichever way Apple says it first: the App Store Server
+            // API's status (reconciliation, a refresh), EXPIRED or GRACE_PERIOD_EXPIRED.
+            if type == .expired || type == .gracePeriodExpired,
+                try await !announcedExpiry(of: transactionId, holder: holder, chain: chain, on: connection)
+            {
                 announced.append(NewEvent(
                     accountId: holder, kind: .expired, originalTransactionId: chain, transactionId: transactionId,
                     reason: "\(type.rawValue) from the App Store"))
@@ -121,7 +125,7 @@ struct AppleVersionsWriter: Sendable {
                     reason: "a renewal the App Store Server API reported"))
             }
             if let expiredTransactionId,
-                try await !events.contains(.expired, accountId: holder, originalTransactionId: chain, transactionId: expiredTransactionId, on: connection)
+                try await !announcedExpiry(of: expiredTransactionId, holder: holder, chain: chain, on: connection)
             {
                 announced.append(NewEvent(
                     accountId: holder, kind: .expired, originalTransactionId: chain, transactionId: expiredTransactionId,
@@ -129,6 +133,16 @@ struct AppleVersionsWriter: Sendable {
             }
         }
         return announced
+    }
+
+    /// Whether the holder was already told that this transaction expired; a notification
+    /// naming no transaction cannot be matched and is always announced.
+    private func announcedExpiry(
+        of transactionId: String?, holder: UUID, chain: String, on connection: PostgresConnection
+    ) async throws -> Bool {
+        guard let transactionId else { return false }
+        return try await events.contains(
+            .expired, accountId: holder, originalTransactionId: chain, transactionId: transactionId, on: connection)
     }
 
     /// Keeps a notification's signed versions until an account presents the purchase.
