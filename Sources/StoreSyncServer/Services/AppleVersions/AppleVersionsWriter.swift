@@ -75,7 +75,7 @@ struct AppleVersionsWriter: Sendable {
         applied.events += try await announced(versions, holder: holder, before: before, inserted: inserted, on: connection)
         if !inserted.isEmpty {
             let after = Ledger(records: try await transactions.chain(chain, of: holder, on: connection))
-            applied.events += SyncTransaction.revocationEvents(account: holder, before: before, after: after)
+            applied.events += SyncTransaction.revocationEvents(account: holder, before: before, after: after, inserted: inserted)
         }
         return changed
     }

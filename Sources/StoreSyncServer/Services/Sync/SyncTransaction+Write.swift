@@ -57,10 +57,13 @@ extension SyncTransaction {
         let rowsFromElsewhere = latestRenewalInfos.contains { $0.accountId == presenter }
             || plan.moves.contains { $0.from == presenter || $0.to == presenter }
             || plan.shares.contains { $0.to == presenter }
+        // Versions routed to other accounts (by their token) are announced to those accounts,
+        // against what each held of the purchase before; rare, so read only when there are any.
+        let routed = Self.routedChains(versions, presenter: presenter)
+        let routedBefore = try await transactions.chains(routed, on: connection)
         // Worked out while PostgreSQL stores the versions, for what nearly every sync that stores
         // any leaves: the presenter's versions only, each of them stored.
-        let onlyOwnVersions = !versions.isEmpty && !rowsFromElsewhere
-            && versions.allSatisfy { $0.accountId == presenter }
+        let onlyOwnVersions = !versions.isEmpty && !rowsFromElsewhere && routed.isEmpty
         async let ifEveryVersionStored = onlyOwnVersions
             ? Self.ledger(before.ledger, storing: versions.lazy.map(\.record)) : nil
         let inserted = try await transactions.insert(versions, encoded: expected, on: connection)
@@ -74,7 +77,15 @@ extension SyncTransaction {
         let after = try await presenterLedger(
             before: before.ledger, inserted: inserted, from: versions, rowsFromElsewhere: rowsFromElsewhere,
             ifEveryVersionStored: await ifEveryVersionStored)
-        let revocations = Self.revocationEvents(account: presenter, before: before.ledger, after: after)
+        var revocations = Self.revocationEvents(account: presenter, before: before.ledger, after: after, inserted: inserted)
+        if inserted.contains(where: { $0.accountId != presenter }) {
+            let routedAfter = try await transactions.chains(routed, on: connection)
+            for (chain, account) in routed {
+                revocations += Self.revocationEvents(
+                    account: account, before: Ledger(records: routedBefore[account]?[chain] ?? []),
+                    after: Ledger(records: routedAfter[account]?[chain] ?? []), inserted: inserted)
+            }
+        }
         // The presenter's version row is locked since the transaction started, so nobody else
         // moves it before the bump, which adds one.
         return Stored(
@@ -228,10 +239,14 @@ extension SyncTransaction {
     }
 
     /// `revoked` and `revocationReversed` events for transactions whose merged version changed
-    /// revocation state.
-    static func revocationEvents(account: UUID, before: Ledger, after: Ledger) -> [NewEvent] {
+    /// revocation state: one the account held before, or one first stored now (`inserted`). A
+    /// transaction that reached the account by a copy (a purchase moved or shared to it) is not
+    /// news: its refund was announced to the account that held it then.
+    static func revocationEvents(account: UUID, before: Ledger, after: Ledger, inserted: Set<VersionKey>) -> [NewEvent] {
         after.records.compactMap { record in
-            let wasRevoked = before[record.transactionId]?.isRevoked ?? false
+            let held = before[record.transactionId]
+            guard held != nil || inserted.contains(VersionKey(accountId: account, record: record)) else { return nil }
+            let wasRevoked = held?.isRevoked ?? false
             guard wasRevoked != record.isRevoked else { return nil }
             return NewEvent(
                 accountId: account, kind: record.isRevoked ? .revoked : .revocationReversed,
@@ -239,6 +254,19 @@ extension SyncTransaction {
                 reason: record.isRevoked
                     ? "Apple revoked it (reason \(record.revocationReason.map { String($0.rawValue) } ?? "unstated"))"
                     : "Apple reversed the refund")
+        }
+    }
+
+    /// The purchases of versions stored for other accounts than the presenter, each with its account.
+    static func routedChains(_ versions: [(accountId: UUID, record: TransactionRecord)], presenter: UUID)
+        -> [(originalTransactionId: String, accountId: UUID)]
+    {
+        var seen = Set<String>()
+        return versions.compactMap { version in
+            guard version.accountId != presenter,
+                seen.insert("\(version.accountId) \(version.record.originalTransactionId)").inserted
+            else { return nil }
+            return (version.record.originalTransactionId, version.accountId)
         }
     }
 }
