@@ -54,6 +54,29 @@ import Testing
         }
     }
 
+    @Test func claimWhoseAccountLedgerCannotBeSavedKeepsThePurchaseOnTheDevice() async throws {
+        try await withLiveServer { server in
+            let owner = TestDevice(server: server)
+            try await owner.client.signUp(email: TestAccount.email(), password: TestAccount.password)
+            let lifetime = TestPurchase.buy(TestCatalog.lifetime, on: server)
+            _ = try await owner.client.record(signedTransaction: lifetime.jws)
+
+            // Finished on this device before sign-in, owned by another account: the device's copy is the only one.
+            let cache = FaultyStore()
+            let other = TestDevice(server: server, store: cache)
+            #expect(try await other.client.record(signedTransaction: lifetime.jws) == .storedUntilSignIn)
+            cache.failsWrites = { $0.hasPrefix("storesync.acct.") && $0.hasSuffix(".ledger") }
+            let session = try await other.client.signUp(email: TestAccount.email(), password: TestAccount.password)
+            #expect(await other.client.unclaimedPurchases == 1, "not let go before the account's partition held it")
+
+            cache.failsWrites = { _ in false }
+            await other.client.flush()
+            #expect(await other.client.unclaimedPurchases == 0)
+            let kept = await other.client.ledger(in: .account(session.accountId))[lifetime.record.transactionId]
+            #expect(kept?.signedTransaction == lifetime.jws, "kept for a restore the user may ask for")
+        }
+    }
+
     @Test func claimThatFailsOfflineIsRetriedLater() async throws {
         try await withLiveServer { server in
             let email = TestAccount.email()

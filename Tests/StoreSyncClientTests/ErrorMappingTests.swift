@@ -46,6 +46,23 @@ import Testing
         #expect(!error.isRetriable)
     }
 
+    @Test func onlyTheServersRefusalOfTheSignedDataDropsAQueuedUpload() throws {
+        #expect(ServerAPI.error(for: try Self.response(422, .invalidSignedData)).refusesUploadForGood)
+        #expect(ServerAPI.error(for: try Self.response(409, .ownedByOtherAccount)).refusesUploadForGood)
+        for type in [ProblemType.invalidRequest, .malformedJSON, .payloadTooLarge, .forbidden, .notFound, .unsupportedMediaType] {
+            #expect(!ServerAPI.error(for: try Self.response(type.status, type)).refusesUploadForGood, "\(type.slug)")
+        }
+        let portal = ServerAPI.error(
+            for: TransportResponse(status: 403, headers: ["Content-Type": "text/html"], body: Data("<html>Wi-Fi</html>".utf8)))
+        #expect(!portal.refusesUploadForGood)
+        guard case .invalidInput(let problem) = portal else {
+            Issue.record("expected invalidInput, got \(portal)")
+            return
+        }
+        #expect(problem.type == "about:blank")
+        #expect(problem.detail?.contains("text/html") == true, "the app can tell it was not StoreSync answering")
+    }
+
     @Test func transportFailureIsOffline() async throws {
         struct Unreachable: StoreSyncTransport {
             func send(_ request: TransportRequest) async throws -> TransportResponse { throw URLError(.timedOut) }

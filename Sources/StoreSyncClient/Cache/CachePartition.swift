@@ -35,6 +35,9 @@ enum CacheItem: String, CaseIterable, Sendable {
     case snapshot
     /// The ETag that came with the snapshot (``StoredETag``).
     case etag
+    /// How the device's clock stands against the server's (``SnapshotClock``), by which the
+    /// snapshot's freshness is judged.
+    case clock
     /// Uploads waiting to be retried (`[OutboxEntry]`).
     case outbox
     /// Legacy `UserDefaults` flags waiting for the first restore (sorted product ids).

@@ -89,7 +89,7 @@ extension StoreSyncClient {
             do {
                 try cache.set(nil, forKey: key)
             } catch {
-                integrityIssues.append(CacheIntegrityIssue(key: key, problem: "not wiped: \(error)", detectedAt: now()))
+                integrityIssues.note(CacheIntegrityIssue(key: key, problem: "not wiped: \(error)", detectedAt: now()))
             }
         }
         try? cache.set(nil, forKey: CacheKeys.deviceId)

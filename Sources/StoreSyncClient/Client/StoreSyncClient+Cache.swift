@@ -24,7 +24,7 @@ extension StoreSyncClient {
         do {
             return try cache.data(forKey: key)
         } catch {
-            integrityIssues.append(CacheIntegrityIssue(key: key, problem: "unreadable: \(error)", detectedAt: now()))
+            integrityIssues.note(CacheIntegrityIssue(key: key, problem: "unreadable: \(error)", detectedAt: now()))
             return nil
         }
     }
@@ -41,7 +41,7 @@ extension StoreSyncClient {
 
     func discard(_ key: String, problem: String) {
         try? cache.set(nil, forKey: key)
-        integrityIssues.append(CacheIntegrityIssue(key: key, problem: problem, detectedAt: now()))
+        integrityIssues.note(CacheIntegrityIssue(key: key, problem: problem, detectedAt: now()))
     }
 
     // MARK: Ledger

@@ -7,8 +7,9 @@ extension StoreSyncClient {
     /// comes to the foreground. A flush already running is joined rather than doubled: the
     /// call returns once that flush, and one more pass for this call, are done.
     ///
-    /// Stops at the first upload that fails for network or server reasons; the rest keep
-    /// their place. Never throws: failures stay in the outbox.
+    /// Stops at the first upload that fails for any reason but the server refusing it for good
+    /// (no network, server trouble, a captive portal answering); the rest keep their place.
+    /// Never throws: failures stay in the outbox.
     ///
     /// - Returns: How many uploads went through, were refused, and still wait.
     @discardableResult

@@ -23,7 +23,7 @@ extension StoreSyncClient {
     func fetchSnapshot(ticket: SessionTicket) async throws(StoreSyncClientError) -> RefreshOutcome {
         let partition = ticket.partition
         var ifNoneMatch: String?
-        if let cached = verifiedSnapshot(in: partition), isComfortablyValid(cached),
+        if let cached = verifiedSnapshot(in: partition), isComfortablyValid(cached, in: partition),
             let etag = read(StoredETag.self, .etag, in: partition), etag.version == cached.version
         {
             ifNoneMatch = etag.etag

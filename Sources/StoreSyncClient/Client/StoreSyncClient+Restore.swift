@@ -98,11 +98,14 @@ extension StoreSyncClient {
             sourceLedger.merge(response.snapshot.transactions)
             try save(sourceLedger, in: destination)
         } else {
-            try save(sourceLedger, in: source)
+            // The account gets the records before the anonymous partition lets them go: a
+            // failure or a crash in between leaves them in both, and the next offer merges them
+            // again, which changes nothing. The other order could lose the only copy.
             var destinationLedger = ledger(in: destination)
             destinationLedger.merge(moved)
             destinationLedger.merge(response.snapshot.transactions)
             try save(destinationLedger, in: destination)
+            try save(sourceLedger, in: source)
         }
         removeDelivered(delivered, in: destination)
         try saveLegacyFlags(legacyFlags(in: source).filter { !sentFlags.contains($0) }, in: source)

@@ -33,7 +33,7 @@ extension StoreSyncClient {
     }
 
     /// Caches a verified snapshot unless the cached one is newer (answers to concurrent calls
-    /// may arrive out of order).
+    /// may arrive out of order), and measures the device's clock against it.
     ///
     /// - Parameters:
     ///   - snapshot: The verified snapshot.
@@ -56,6 +56,9 @@ extension StoreSyncClient {
         } catch {
             throw .storage("the snapshot could not be encoded: \(error)")
         }
+        // Only a snapshot newer than the cached one moves the clock: replaying an old answer
+        // must not wind the device's idea of server time back.
+        try measureClock(against: snapshot, in: partition)
         do {
             try cache.set(encoded, forKey: partition.key(.snapshot))
         } catch {
@@ -66,10 +69,13 @@ extension StoreSyncClient {
     }
 
     /// Whether a snapshot is young enough to be revalidated with `If-None-Match`: a 304 keeps
-    /// its `validUntil`, so past this point only a full answer renews it.
-    func isComfortablyValid(_ snapshot: Snapshot) -> Bool {
+    /// its `validUntil` and measures no clock, so past this point, or with the clock set back,
+    /// only a full answer renews it.
+    func isComfortablyValid(_ snapshot: Snapshot, in partition: CachePartition) -> Bool {
+        let clock = snapshotClock(in: partition)
+        let serverNow = serverTime(at: now(), clock: clock)
         let lifetime = snapshot.validUntil.timeIntervalSince(snapshot.generatedAt)
         let revalidateUntil = snapshot.generatedAt.addingTimeInterval(lifetime * configuration.conditionalRefreshWindow)
-        return now() < revalidateUntil
+        return SnapshotClock.freshness(of: snapshot, at: serverNow, clock: clock) == .fresh && serverNow < revalidateUntil
     }
 }

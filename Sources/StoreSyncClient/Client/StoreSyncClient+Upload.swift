@@ -9,7 +9,7 @@ extension StoreSyncClient {
         case acknowledged(Verdict)
         /// It stays in the outbox, rescheduled with backoff (or untouched after a session change).
         case retryLater(StoreSyncClientError)
-        /// The server refused it for good; the entry moved to the rejected uploads.
+        /// The StoreSync server refused it for good; the entry moved to the rejected uploads.
         case refused(StoreSyncClientError)
     }
 
@@ -55,12 +55,12 @@ extension StoreSyncClient {
                     originalTransactionId: entry.originalTransactionId, transactionId: entry.transactionId, verdict: .known,
                     productId: entry.productId)
             return .acknowledged(verdict)
-        case .failure(let error) where error.isRetriable:
-            reschedule(entry, after: error, in: partition)
-            return .retryLater(error)
-        case .failure(let error):
+        case .failure(let error) where error.refusesUploadForGood:
             refuse(entry, because: error, in: partition)
             return .refused(error)
+        case .failure(let error):
+            reschedule(entry, after: error, in: partition)
+            return .retryLater(error)
         }
     }
 
@@ -87,9 +87,9 @@ extension StoreSyncClient {
         try? save(entries, in: partition)
     }
 
-    /// Drops an entry the server refused for good, recording why; a transaction that failed
-    /// verification leaves the ledger too, while one owned by another account stays there
-    /// for a restore the user may ask for.
+    /// Drops an entry the server refused for good (``StoreSyncClientError/refusesUploadForGood``),
+    /// recording why; a transaction that failed verification leaves the ledger too, while one
+    /// owned by another account stays there for a restore the user may ask for.
     private func refuse(_ entry: OutboxEntry, because error: StoreSyncClientError, in partition: CachePartition) {
         removeFromOutbox(entry.id, in: partition)
         let status: Int

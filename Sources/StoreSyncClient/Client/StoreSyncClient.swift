@@ -51,7 +51,8 @@ public actor StoreSyncClient {
     var connectivityListener: Task<Void, Never>?
     /// ``installationId`` once read.
     var installationIdMemo: UUID?
-    /// Cached items found untrustworthy and discarded since this client was created.
+    /// Cached items found untrustworthy and discarded, or unreadable, since this client was
+    /// created: each key with each problem once, the newest 100.
     public internal(set) var integrityIssues: [CacheIntegrityIssue] = []
 
     /// Creates a client and restores the session saved by an earlier run.
@@ -81,14 +82,14 @@ public actor StoreSyncClient {
         self.now = now
         self.sleep = sleep
         if let problem = Self.moveSession(from: store, to: self.sessionStore) {
-            integrityIssues.append(CacheIntegrityIssue(key: CacheKeys.session, problem: problem, detectedAt: now()))
+            integrityIssues.note(CacheIntegrityIssue(key: CacheKeys.session, problem: problem, detectedAt: now()))
         }
         do {
             if let bytes = try self.sessionStore.data(forKey: CacheKeys.session) {
                 storedSession = try StoreSyncClient.decoder.decode(StoredSession.self, from: bytes)
             }
         } catch {
-            integrityIssues.append(
+            integrityIssues.note(
                 CacheIntegrityIssue(key: CacheKeys.session, problem: "the saved session is unreadable: \(error)", detectedAt: now()))
         }
     }

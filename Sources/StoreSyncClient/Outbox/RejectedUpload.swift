@@ -1,7 +1,9 @@
 public import Foundation
 
-/// An upload the server refused for good (a 4xx other than 401, 408 and 429), removed from the
-/// outbox with the reason, so the app can tell the user or its support team.
+/// An upload the StoreSync server refused for good — its signed data failed verification
+/// (`invalid-signed-data`), or another account owns the purchase — removed from the outbox with
+/// the reason, so the app can tell the user or its support team. Other refusals, such as a
+/// captive portal's 403, leave the upload queued.
 public struct RejectedUpload: Sendable, Hashable, Codable {
     /// The refused transaction.
     public var transactionId: String

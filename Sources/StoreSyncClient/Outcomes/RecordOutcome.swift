@@ -5,7 +5,8 @@ public import StoreSyncAPI
 public enum RecordOutcome: Sendable, Hashable {
     /// The server verified and stored it (verdict `accepted`, or `known` for a re-delivery).
     case acknowledged(Verdict)
-    /// The upload failed for now (offline, server trouble); it waits in the outbox and goes
+    /// The upload failed for now (offline, server trouble, or an answer that was not the
+    /// StoreSync server's, such as a captive portal's page); it waits in the outbox and goes
     /// up on its own once ``StoreSyncClient/start(connectivity:)`` ran (when the network comes
     /// back, on its backoff schedule), and at later calls or ``StoreSyncClient/flush()``.
     case queued

@@ -38,10 +38,30 @@ extension PurchaseCoordinator {
     ///
     /// When a transaction cannot be stored, the import stops and runs again at the next
     /// ``start()`` or sign-in.
+    ///
+    /// One import runs at a time. A call that arrives while one runs asks for one more pass
+    /// and waits for it: the running one may have found nobody signed in, or an account
+    /// signed out since. The pass then finds the signed-in account imported, or imports it.
     func importEntitlementsIfNeeded() async {
-        guard !isImporting, let ticket = await client.sessionAwaitingEntitlementImport() else { return }
-        isImporting = true
-        defer { isImporting = false }
+        if let running = runningImport {
+            importRequestedDuringRun = true
+            return await running.value
+        }
+        let run = Task { await self.runImportPasses() }
+        runningImport = run
+        await run.value
+    }
+
+    private func runImportPasses() async {
+        repeat {
+            importRequestedDuringRun = false
+            await importPass()
+        } while importRequestedDuringRun
+        runningImport = nil
+    }
+
+    private func importPass() async {
+        guard let ticket = await client.sessionAwaitingEntitlementImport() else { return }
         for delivery in await source.currentEntitlements() {
             do {
                 _ = try await client.record(signedTransaction: delivery.signedTransaction)

@@ -26,8 +26,10 @@ public actor PurchaseCoordinator<Source: TransactionSource> {
 
     let updatesContinuation: AsyncStream<TransactionUpdate>.Continuation
     var listener: Task<Void, Never>?
-    /// Whether an import of current entitlements is running, so start and sign-in never run two.
-    var isImporting = false
+    /// The import of current entitlements running now, so start and sign-in never run two, and
+    /// whether another was asked for while it ran.
+    var runningImport: Task<Void, Never>?
+    var importRequestedDuringRun = false
 
     /// Creates a coordinator; nothing happens until ``start()``.
     ///

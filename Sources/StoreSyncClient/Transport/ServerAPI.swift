@@ -94,9 +94,19 @@ struct ServerAPI: Sendable {
         case 408:
             return .server(status: 408, problem)
         case 400..<500:
-            return .invalidInput(problem ?? Problem(type: "about:blank", title: "HTTP \(response.status)", status: response.status))
+            return .invalidInput(problem ?? foreignProblem(response))
         default:
             return .server(status: response.status, problem)
         }
+    }
+
+    /// What a 4xx without a problem body is reported as: most likely something between the
+    /// device and the server answered (a captive portal, a proxy, a firewall), and the detail
+    /// says so, so an app or its support can tell it from StoreSync's own refusals.
+    private static func foreignProblem(_ response: TransportResponse) -> Problem {
+        let contentType = response.header("Content-Type") ?? "no content type"
+        return Problem(
+            type: "about:blank", title: "HTTP \(response.status)", status: response.status,
+            detail: "not a StoreSync answer (\(contentType)): a captive portal, proxy or firewall may be in the way")
     }
 }

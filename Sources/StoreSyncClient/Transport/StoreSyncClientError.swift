@@ -16,6 +16,10 @@ public enum StoreSyncClientError: Error, Sendable, Hashable, CustomStringConvert
     case ownedByOtherAccount(problemType: String, detail: String?)
     /// The server refused the input (a 4xx answer): a wrong password, a taken email, a
     /// transaction that failed verification. Retrying the same request will not help.
+    ///
+    /// A 4xx without a StoreSync problem body — a captive portal's, proxy's or firewall's page —
+    /// lands here too, as an `about:blank` problem whose detail says so. An upload answered that
+    /// way stays in the outbox: only the server's `invalid-signed-data` drops one.
     case invalidInput(Problem)
     /// The server failed (5xx, or another unexpected status); retry later.
     case server(status: Int, Problem?)
@@ -54,12 +58,33 @@ public enum StoreSyncClientError: Error, Sendable, Hashable, CustomStringConvert
         }
     }
 
-    /// Whether a failed upload should stay in the outbox and be tried again later.
+    /// Whether a failed call may succeed if tried again later (no network, server trouble),
+    /// as opposed to a refusal. Uploads decide by ``refusesUploadForGood`` instead.
     var isRetriable: Bool {
         switch self {
         case .offline, .unauthorized, .server, .rateLimited, .malformedResponse, .untrustedSnapshot, .sessionChanged:
             true
         case .ownedByOtherAccount, .invalidInput, .notSignedIn, .malformedTransaction, .storage:
+            false
+        }
+    }
+
+    /// Whether a failed upload is the StoreSync server's last word on it, so its outbox entry may
+    /// go: the server refused the signed data itself (``ProblemType/invalidSignedData``), or
+    /// another account owns the purchase (kept in the ledger for a restore).
+    ///
+    /// Every other failure keeps the entry queued, whatever its status: a 403 from a captive
+    /// portal, or a StoreSync problem about the request rather than the purchase, says nothing
+    /// about the signed transaction, and once StoreKit has finished it the outbox holds its
+    /// only copy.
+    var refusesUploadForGood: Bool {
+        switch self {
+        case .invalidInput(let problem):
+            problem.refusesSignedData
+        case .ownedByOtherAccount, .malformedTransaction:
+            true
+        case .offline, .unauthorized, .server, .rateLimited, .untrustedSnapshot, .notSignedIn, .sessionChanged,
+            .malformedResponse, .storage:
             false
         }
     }

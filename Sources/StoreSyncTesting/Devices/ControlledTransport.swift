@@ -2,11 +2,13 @@ import Foundation
 public import StoreSyncClient
 
 /// A transport for tests: the real URLSession transport, plus a switch that cuts the network,
-/// a log of requests, and gates that hold a response until the test releases it.
+/// a stand-in for whatever may answer in the server's place, a log of requests, and gates
+/// that hold a response until the test releases it.
 public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable {  // Mutable state is only touched under `lock`.
     private let base = URLSessionTransport()
     private let lock = NSLock()
     private var offline = false
+    private var interception: TransportResponse?
     private var log: [String] = []
     private var sent: [TransportRequest] = []
     private var gates: [String: ResponseGate] = [:]
@@ -18,6 +20,13 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
     public var isOffline: Bool {
         get { locked { offline } }
         set { locked { offline = newValue } }
+    }
+
+    /// While set, every request is answered with this response and never reaches the server,
+    /// as by a captive portal, a proxy or a firewall in the way.
+    public var interceptingResponse: TransportResponse? {
+        get { locked { interception } }
+        set { locked { interception = newValue } }
     }
 
     /// `METHOD /path` of every request that reached the server, in order.
@@ -53,13 +62,15 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
         return gate
     }
 
-    /// Sends a request through URLSession unless offline, holding it at a gate if one is set.
+    /// Sends a request through URLSession unless offline or intercepted, holding it at a gate
+    /// if one is set.
     ///
     /// - Parameter request: The request.
-    /// - Returns: The server's response.
+    /// - Returns: The server's response, or ``interceptingResponse``.
     /// - Throws: `URLError(.notConnectedToInternet)` while offline; transport errors.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard !isOffline else { throw URLError(.notConnectedToInternet) }
+        if let intercepted = interceptingResponse { return intercepted }
         let path = request.url.path
         locked {
             log.append("\(request.method) \(path)")

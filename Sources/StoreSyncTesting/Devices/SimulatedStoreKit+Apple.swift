@@ -36,6 +36,9 @@ extension SimulatedStoreKit {
     /// How many times ``sync()`` ran.
     public var syncCount: Int { state.withLockedValue { $0.syncs } }
 
+    /// How many times ``currentEntitlements()`` was asked.
+    public var currentEntitlementsCount: Int { state.withLockedValue { $0.entitlementQueries } }
+
     /// The purchase made under a transaction id, as signed.
     ///
     /// - Parameter transactionId: The id.

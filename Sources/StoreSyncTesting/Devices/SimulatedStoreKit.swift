@@ -42,6 +42,7 @@ public final class SimulatedStoreKit: TransactionSource {
         var finished: [String] = []
         var tokens: [UUID?] = []
         var syncs = 0
+        var entitlementQueries = 0
         var syncError: (any Error)?
         var canMakePayments = true
         var losesFinishes = false
@@ -94,7 +95,10 @@ public final class SimulatedStoreKit: TransactionSource {
     ///
     /// - Returns: The transactions.
     public func currentEntitlements() async -> [Delivery] {
-        state.withLockedValue { $0.entitlements }.map { Self.delivery($0, verified: true) }
+        state.withLockedValue { state in
+            state.entitlementQueries += 1
+            return state.entitlements
+        }.map { Self.delivery($0, verified: true) }
     }
 
     /// Marks a transaction finished, unless ``losesFinishes`` simulates a crash first.

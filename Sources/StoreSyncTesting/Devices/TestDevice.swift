@@ -2,7 +2,7 @@ public import Foundation
 public import StoreSyncClient
 
 /// One simulated device: a client with its own cache and a transport the test controls,
-/// reading time from the server's clock.
+/// reading time from the server's clock, or from a clock of its own set wrong.
 public struct TestDevice: Sendable {
     /// The client under test.
     public let client: StoreSyncClient
@@ -12,6 +12,8 @@ public struct TestDevice: Sendable {
     public let sessionStore: any SessionStore
     /// Its network, for tests that cut it or hold responses.
     public let transport: ControlledTransport
+    /// The clock it reads; the server's unless the test gave it its own.
+    public let clock: TestClock
 
     /// Creates a device talking to a test server.
     ///
@@ -24,16 +26,20 @@ public struct TestDevice: Sendable {
     ///   - publicKey: The pinned snapshot key; the server's by default.
     ///   - sleep: The retry timer's wait; `Task.sleep` by default, a ``ManualSleeper`` in
     ///     tests of the timer.
+    ///   - clock: The device's clock; the server's by default, a clock of its own to set it
+    ///     ahead of or behind the server's.
     public init(
         server: TestServer, store: any KeyValueStore = InMemoryStore(), sessionStore: (any SessionStore)? = nil,
         transport: ControlledTransport = ControlledTransport(), publicKey: String? = nil,
-        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = StoreSyncClient.sleepOnTask
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = StoreSyncClient.sleepOnTask,
+        clock: TestClock? = nil
     ) {
         self.store = store
         self.transport = transport
         let sessionStore = sessionStore ?? Self.sessionStore(beside: store)
         self.sessionStore = sessionStore
-        let clock = server.clock
+        let clock = clock ?? server.clock
+        self.clock = clock
         client = StoreSyncClient(
             configuration: .init(baseURL: server.baseURL, serverPublicKey: publicKey ?? server.signingPublicKey),
             store: store, sessionStore: sessionStore, transport: transport, now: { clock.now() }, sleep: sleep)
@@ -60,6 +66,6 @@ public struct TestDevice: Sendable {
     /// - Parameter server: The server.
     /// - Returns: The relaunched device.
     public func relaunched(on server: TestServer) -> TestDevice {
-        TestDevice(server: server, store: store, sessionStore: sessionStore, transport: transport)
+        TestDevice(server: server, store: store, sessionStore: sessionStore, transport: transport, clock: clock)
     }
 }

@@ -60,6 +60,49 @@ import Testing
         }
     }
 
+    @Test func importsAskedForAtOnceEnumerateStoreKitOnce() async throws {
+        try await withLiveServer { server in
+            let phone = PurchasingDevice(server: server)
+            phone.appStore.own(TestPurchase.buy(TestCatalog.lifetime, on: server))
+            // Signed in without the coordinator: nothing imported yet.
+            try await phone.client.signUp(email: TestAccount.email(), password: TestAccount.password)
+
+            // As when start() and signIn() both import: later calls arrive while the first awaits the client.
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<8 { group.addTask { await phone.purchases.importEntitlementsIfNeeded() } }
+            }
+            #expect(phone.appStore.currentEntitlementsCount == 1)
+            #expect(phone.transport.requests(to: "/v1/transactions") == 1)
+            #expect(await phone.client.isEntitled(to: "premium"))
+        }
+    }
+
+    @Test func importAskedForWhileOneRunsForAnAccountSignedOutSinceStillRuns() async throws {
+        try await withLiveServer { server in
+            let phone = PurchasingDevice(server: server)
+            phone.appStore.own(TestPurchase.buy(TestCatalog.lifetime, on: server))
+            try await phone.client.signUp(email: TestAccount.email(), password: TestAccount.password)
+            let upload = phone.transport.holdNextResponse(to: "/v1/transactions")
+            let importingForFirst = Task { await phone.purchases.importEntitlementsIfNeeded() }
+            await upload.responseArrived.wait()
+
+            // The user switches accounts while the first account's import is uploading.
+            try await phone.client.signOut()
+            try await phone.client.signUp(email: TestAccount.email(), password: TestAccount.password)
+            let releaser = Task {
+                while !Task.isCancelled, !(await phone.purchases.importRequestedDuringRun) { await Task.yield() }
+                await upload.release.open()
+            }
+            await phone.purchases.importEntitlementsIfNeeded()
+            await upload.release.open()
+            await importingForFirst.value
+            releaser.cancel()
+
+            #expect(phone.appStore.currentEntitlementsCount == 2, "the second account's import ran after the first")
+            #expect(await phone.client.sessionAwaitingEntitlementImport() == nil)
+        }
+    }
+
     @Test func importThatCouldNotBeStoredRunsAgainAtTheNextStart() async throws {
         try await withLiveServer { server in
             let cache = OutboxFailingStore()
