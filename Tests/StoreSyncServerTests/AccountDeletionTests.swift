@@ -135,6 +135,34 @@ import Testing
         }
     }
 
+    /// Apple signs every transaction of one App Store Server API history answer at the same
+    /// moment; a deleted account's versions signed in the same millisecond are all kept, so the
+    /// next holder gets the whole history.
+    @Test func versionsSignedInTheSameMillisecondAreAllKeptForTheNextHolder() async throws {
+        try await withServer { server in
+            let leaving = try await server.signUp()
+            let next = try await server.signUp()
+            let now = server.clock.now()
+            let day: TimeInterval = 86_400
+            let first = TestPurchases.record(
+                TestCatalog.monthly, type: .autoRenewable, purchased: now.addingTimeInterval(-40 * day), signed: now,
+                expires: now.addingTimeInterval(-10 * day), group: TestCatalog.subscriptionGroup)
+            let renewal = TestPurchases.record(
+                TestCatalog.monthly, type: .autoRenewable, original: first.originalTransactionId,
+                purchased: now.addingTimeInterval(-10 * day), signed: now, expires: now.addingTimeInterval(20 * day),
+                group: TestCatalog.subscriptionGroup)
+            _ = try await server.restore([server.entry(first), server.entry(renewal)], token: leaving.token)
+            #expect(try await server.deleteAccount(token: leaving.token, password: TestServer.password).status == 204)
+            #expect(try await server.count("unclaimed_versions") == 2)
+
+            let response = try await server.restore([server.entry(first)], token: next.token)
+
+            #expect(response.snapshot.transactions.map(\.transactionId).sorted()
+                == [first.transactionId, renewal.transactionId].sorted())
+            #expect(response.snapshot.entitlements.map(\.entitlementId) == ["premium"], "the renewal entitles until its expiry")
+        }
+    }
+
     @Test func deletingOneOfTwoSharersLeavesTheOtherEntitledAndOwning() async throws {
         try await withServer(configure: { $0.transferPolicy = .share }) { server in
             let first = try await server.signUp()

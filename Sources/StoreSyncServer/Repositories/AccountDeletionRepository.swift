@@ -55,8 +55,9 @@ struct AccountDeletionRepository: Sendable {
     }
 
     /// Keeps the account's signed versions (transactions and renewal infos) of the purchases that
-    /// nobody owns now, for the next account to present them; versions without signed text
-    /// (receipt entries) the next account brings itself.
+    /// nobody owns now, for the next account to present them, every one of them: versions Apple
+    /// signed in the same millisecond are told apart by their payload (migration 0013). Versions
+    /// without signed text (receipt entries) the next account brings itself.
     func keepSignedVersions(
         of accountId: UUID, forPurchases originalTransactionIds: [String], on connection: PostgresConnection
     ) async throws {
@@ -64,15 +65,18 @@ struct AccountDeletionRepository: Sendable {
         try await connection.execute(
             """
             INSERT INTO unclaimed_versions (
-                original_transaction_id, kind, signed_date, signed_payload, jws_header_sha256, jws_payload, jws_signature)
+                original_transaction_id, kind, signed_date, signed_payload, jws_header_sha256, jws_payload, jws_signature,
+                payload_sha256)
             SELECT original_transaction_id, 'transaction', signed_date, signed_transaction,
-                jws_header_sha256, jws_payload, jws_signature
+                jws_header_sha256, jws_payload, jws_signature,
+                sha256(coalesce(jws_payload, convert_to(signed_transaction, 'UTF8')))
             FROM transactions
             WHERE account_id = \(accountId) AND original_transaction_id = ANY(\(originalTransactionIds))
               AND (signed_transaction IS NOT NULL OR jws_payload IS NOT NULL)
             UNION ALL
             SELECT original_transaction_id, 'renewalInfo', signed_date, signed_renewal_info,
-                jws_header_sha256, jws_payload, jws_signature
+                jws_header_sha256, jws_payload, jws_signature,
+                sha256(coalesce(jws_payload, convert_to(signed_renewal_info, 'UTF8')))
             FROM renewal_infos
             WHERE account_id = \(accountId) AND original_transaction_id = ANY(\(originalTransactionIds))
               AND (signed_renewal_info IS NOT NULL OR jws_payload IS NOT NULL)
