@@ -41,4 +41,16 @@ import Testing
         #expect(odd.contains(try #require(IPAddress("192.168.1.255"))))
         #expect(!odd.contains(try #require(IPAddress("192.168.2.0"))))
     }
+
+    @Test(arguments: [
+        ("203.0.113.9", "203.0.113.9"),
+        ("::ffff:203.0.113.9", "203.0.113.9"),
+        ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"),
+        ("2001:db8::", "2001:db8::/64"),
+        ("::1", "::/64"),
+    ])
+    func aClientsNetworkIsItsIPv4AddressOrItsIPv6Slash64(address: String, network: String) throws {
+        #expect(try #require(IPAddress(address)).clientNetwork == network)
+    }
 }

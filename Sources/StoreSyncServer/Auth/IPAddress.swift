@@ -32,6 +32,20 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// Whether this is an IPv4 address.
     var isV4: Bool { bytes.count == 4 }
 
+    /// The network one client is taken to control, as text: an IPv4 address itself, an IPv6
+    /// address's /64 (`2001:db8:1:2::/64`). A host is normally given a whole /64 and may send
+    /// from any address in it, so counting IPv6 addresses one by one would give one client
+    /// 2^64 windows of the per-address limits.
+    var clientNetwork: String {
+        guard !isV4 else { return description }
+        let prefix = IPAddress(bytes: Array(bytes[0..<8]) + Array(repeating: 0, count: 8))
+        return "\(prefix)/64"
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
     /// The canonical text: dotted quad, or RFC 5952 IPv6.
     var description: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))

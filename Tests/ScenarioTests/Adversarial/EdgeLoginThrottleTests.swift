@@ -68,6 +68,20 @@ import Testing
         }
     }
 
+    /// A host is given a whole IPv6 /64 and may send from any address in it: the window is
+    /// the network's, not each address's.
+    @Test func anIPv6ClientsAddressesShareTheirSlash64sWindow() async throws {
+        let loopbackProxy = try #require(TrustedProxies(list: "127.0.0.1/32"))
+        try await withLiveServer(configure: {
+            $0.loginLimits.attemptsPerAddress = 3
+            $0.trustedProxies = loopbackProxy
+        }) { (server) async throws in
+            for host in 1...3 { #expect(try await Self.signIn(on: server, forwardedFor: "2001:db8:1:2::\(host)") == 401) }
+            #expect(try await Self.signIn(on: server, forwardedFor: "2001:db8:1:2:ffff::4") == 429)
+            #expect(try await Self.signIn(on: server, forwardedFor: "2001:db8:1:3::1") == 401, "another /64 is another client")
+        }
+    }
+
     /// The status of a sign-in with a fresh email, carrying `X-Forwarded-For`.
     private static func signIn(on server: TestServer, forwardedFor: String) async throws -> Int {
         try await server.send(

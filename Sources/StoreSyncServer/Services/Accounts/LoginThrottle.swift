@@ -31,7 +31,7 @@ struct LoginThrottle: Sendable {
     ///   (a refused attempt is not counted), or a database error.
     func reserveSignIn(email: String, address: String?, now: Date) async throws {
         if let address {
-            try await reserve(.signInAddress, key: address, limit: limits.attemptsPerAddress, now: now)
+            try await reserve(.signInAddress, key: Self.network(of: address), limit: limits.attemptsPerAddress, now: now)
         }
         try await reserve(.signInEmail, key: email, limit: limits.failuresPerEmail, now: now)
     }
@@ -42,7 +42,13 @@ struct LoginThrottle: Sendable {
     ///   database error.
     func reserveSignUp(address: String?, now: Date) async throws {
         guard let address else { return }
-        try await reserve(.signUpAddress, key: address, limit: limits.signUpsPerAddress, now: now)
+        try await reserve(.signUpAddress, key: Self.network(of: address), limit: limits.signUpsPerAddress, now: now)
+    }
+
+    /// What the per-address windows count by: the client's network (``IPAddress/clientNetwork``),
+    /// an IPv6 client's /64 rather than each of its addresses.
+    static func network(of address: String) -> String {
+        IPAddress(address)?.clientNetwork ?? address
     }
 
     /// Forgets the email's failures after a successful sign-in.
