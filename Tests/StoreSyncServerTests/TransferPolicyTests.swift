@@ -146,6 +146,33 @@ import Testing
         }
     }
 
+    /// An upgrade bought while signed in to another account puts a second token in the
+    /// purchase: its newest record decides, in whatever order a restore lists them.
+    @Test func aPurchaseWithTwoTokensGoesToItsNewestRecordsAccountInAnyOrder() async throws {
+        try await withServer { server in
+            let x = try await server.signUp()
+            let y = try await server.signUp()
+            let presenter = try await server.signUp()
+            let now = server.clock.now()
+            let day: TimeInterval = 86_400
+            let monthly = TestPurchases.record(
+                TestCatalog.monthly, type: .autoRenewable, purchased: now.addingTimeInterval(-10 * day),
+                expires: now.addingTimeInterval(20 * day), token: x.appAccountToken, upgraded: true,
+                group: TestCatalog.subscriptionGroup)
+            let upgrade = TestPurchases.record(
+                TestCatalog.monthly, type: .autoRenewable, original: monthly.originalTransactionId,
+                purchased: now.addingTimeInterval(-day), expires: now.addingTimeInterval(29 * day), token: y.appAccountToken,
+                group: TestCatalog.subscriptionGroup)
+
+            _ = try await server.restore([server.entry(monthly), server.entry(upgrade)], token: presenter.token)
+            #expect(try await server.owner(of: monthly.originalTransactionId) == y.accountId)
+            _ = try await server.restore([server.entry(upgrade), server.entry(monthly)], token: presenter.token)
+            #expect(try await server.owner(of: monthly.originalTransactionId) == y.accountId)
+            let kinds = try await server.events(of: monthly.originalTransactionId).map(\.kind)
+            #expect(!kinds.contains("ownershipTransferred"), "\(kinds)")
+        }
+    }
+
     @Test func aPurchaseUploadedByAnotherAccountGoesToTheAccountItsTokenNames() async throws {
         try await withServer { server in
             let x = try await server.signUp()

@@ -24,8 +24,12 @@ extension SyncTransaction {
         guard !chains.isEmpty else { return Decided() }
         let tokens = Set(chains.values.joined().compactMap(\.appAccountToken))
         let tokenAccounts = try await accounts.accounts(byAppAccountTokens: Array(tokens), on: connection)
+        // A chain may carry two tokens (an upgrade bought while signed in to another account):
+        // its newest record that names an account decides, so the owner never depends on the
+        // order the entries arrive in.
         func tokenAccount(of id: String) -> UUID? {
-            chains[id]!.lazy.compactMap(\.appAccountToken).compactMap { tokenAccounts[$0] }.first
+            chains[id]!.lazy.compactMap { record in record.appAccountToken.flatMap { tokenAccounts[$0] }.map { (record, $0) } }
+                .max { Self.isOlder($0.0, than: $1.0) }?.1
         }
 
         func decision(for id: String, owner: PurchaseOwner?, ownerHasActiveSubscription: Bool = false) -> OwnershipDecision {
@@ -101,5 +105,11 @@ extension SyncTransaction {
             return entitlements(ledger: ledger, catalog: catalog, at: now)
                 .contains { $0.originalTransactionId == chain && $0.source == .autoRenewable }
         }.map(\.originalTransactionId))
+    }
+
+    /// Whether `record` was bought before `other`: by purchase date, then signing date, then
+    /// transaction id, a total order.
+    static func isOlder(_ record: TransactionRecord, than other: TransactionRecord) -> Bool {
+        (record.purchaseDate, record.signedDate, record.transactionId) < (other.purchaseDate, other.signedDate, other.transactionId)
     }
 }
