@@ -13,6 +13,24 @@ public enum TestDatabase {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Schema")
 
+    /// A new temporary directory holding the migrations numbered below `version` (`"0013"`), as
+    /// a release before them shipped: a test applies them, writes rows the old way, then
+    /// migrates with ``schemaDirectory``. The caller removes the directory.
+    ///
+    /// - Parameter version: The first migration left out.
+    /// - Returns: The directory.
+    /// - Throws: File system errors.
+    public static func migrations(before version: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: schemaDirectory.path)
+        where file.hasSuffix(".sql") && file < version {
+            try FileManager.default.copyItem(
+                at: schemaDirectory.appendingPathComponent(file), to: directory.appendingPathComponent(file))
+        }
+        return directory
+    }
+
     /// Creates a fresh database with StoreSync's migrations applied.
     ///
     /// - Returns: The new database's configuration (superuser, unix socket).

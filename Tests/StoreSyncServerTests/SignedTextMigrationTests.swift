@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func rowsWrittenBeforeItKeepEveryTextExactlyAndStayUsable() async throws {
-        let before = try Self.migrationsBefore("0010")
+        let before = try TestDatabase.migrations(before: "0010")
         defer { try? FileManager.default.removeItem(at: before) }
         let database = try await TestCluster.makeDatabase(migrationsDirectory: before)
         let first = try await TestApp.start(database: database, configure: { $0.schemaDirectory = before.path })
@@ -81,18 +81,6 @@ import Testing
             throw error
         }
         await first.stop()
-    }
-
-    /// A directory with the migrations before `name`, as a release before it shipped them.
-    private static func migrationsBefore(_ name: String) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for file in try FileManager.default.contentsOfDirectory(atPath: TestDatabase.schemaDirectory.path)
-        where file.hasSuffix(".sql") && file < name {
-            try FileManager.default.copyItem(
-                at: TestDatabase.schemaDirectory.appendingPathComponent(file), to: directory.appendingPathComponent(file))
-        }
-        return directory
     }
 
     /// Every signed text the tables hold, whichever form it is in, with the digest of those

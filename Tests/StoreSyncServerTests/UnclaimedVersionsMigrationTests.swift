@@ -8,7 +8,7 @@ import Testing
 /// its payload, and two versions of one purchase signed in the same millisecond then both fit.
 @Suite struct UnclaimedVersionsMigrationTests {
     @Test func keptVersionsGetTheirPayloadDigestAndSameMillisecondVersionsBothFit() async throws {
-        let earlier = try Self.migrations(before: "0013")
+        let earlier = try TestDatabase.migrations(before: "0013")
         defer { try? FileManager.default.removeItem(at: earlier) }
         try await TestCluster.withPool(migrationsDirectory: earlier) { pool in
             let purchase = TestPurchases.nextId()
@@ -41,17 +41,5 @@ import Testing
                 #expect(kept == 2)
             }
         }
-    }
-
-    /// A directory holding the server's migrations numbered below `version`.
-    private static func migrations(before version: String) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for file in try FileManager.default.contentsOfDirectory(atPath: TestDatabase.schemaDirectory.path)
-        where file.hasSuffix(".sql") && file < version {
-            try FileManager.default.copyItem(
-                at: TestDatabase.schemaDirectory.appendingPathComponent(file), to: directory.appendingPathComponent(file))
-        }
-        return directory
     }
 }

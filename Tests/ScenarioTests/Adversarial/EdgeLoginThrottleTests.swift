@@ -55,11 +55,7 @@ import Testing
     }
 
     @Test func aTrustedProxyNamesTheClientSoClientsBehindItHaveTheirOwnWindows() async throws {
-        let loopbackProxy = try #require(TrustedProxies(list: "127.0.0.1/32"))
-        try await withLiveServer(configure: {
-            $0.loginLimits.attemptsPerAddress = 3
-            $0.trustedProxies = loopbackProxy
-        }) { (server) async throws in
+        try await withServerBehindALoopbackProxy(attemptsPerAddress: 3) { (server) async throws in
             for _ in 0..<3 { #expect(try await Self.signIn(on: server, forwardedFor: "203.0.113.7") == 401) }
             #expect(try await Self.signIn(on: server, forwardedFor: "203.0.113.7") == 429)
             // What the client wrote left of the hop the proxy appended is not believed.
@@ -71,15 +67,23 @@ import Testing
     /// A host is given a whole IPv6 /64 and may send from any address in it: the window is
     /// the network's, not each address's.
     @Test func anIPv6ClientsAddressesShareTheirSlash64sWindow() async throws {
-        let loopbackProxy = try #require(TrustedProxies(list: "127.0.0.1/32"))
-        try await withLiveServer(configure: {
-            $0.loginLimits.attemptsPerAddress = 3
-            $0.trustedProxies = loopbackProxy
-        }) { (server) async throws in
+        try await withServerBehindALoopbackProxy(attemptsPerAddress: 3) { (server) async throws in
             for host in 1...3 { #expect(try await Self.signIn(on: server, forwardedFor: "2001:db8:1:2::\(host)") == 401) }
             #expect(try await Self.signIn(on: server, forwardedFor: "2001:db8:1:2:ffff::4") == 429)
             #expect(try await Self.signIn(on: server, forwardedFor: "2001:db8:1:3::1") == 401, "another /64 is another client")
         }
+    }
+
+    /// A live server that trusts loopback as its load balancer, so each request names its
+    /// client in `X-Forwarded-For`.
+    private func withServerBehindALoopbackProxy(
+        attemptsPerAddress: Int, _ body: @Sendable (TestServer) async throws -> Void
+    ) async throws {
+        let loopbackProxy = try #require(TrustedProxies(list: "127.0.0.1/32"))
+        try await withLiveServer(configure: {
+            $0.loginLimits.attemptsPerAddress = attemptsPerAddress
+            $0.trustedProxies = loopbackProxy
+        }) { (server) async throws in try await body(server) }
     }
 
     /// The status of a sign-in with a fresh email, carrying `X-Forwarded-For`.
