@@ -35,6 +35,27 @@ import Testing
         #expect(verifier.chainVerifier.cache.count == 2)
     }
 
+    /// A chain is cached once a signature it carries verified: Apple's public chain in headers
+    /// spelled anew, each under a forged signature, fills nothing and evicts nothing.
+    @Test func aValidChainUnderAForgedSignatureIsNotCached() async throws {
+        let pki = try TestPKI.make()
+        let verifier = try Fixtures.verifier(trusting: pki)
+        let signer = Fixtures.signer(pki)
+        let payload = signer.transactionPayload(for: Fixtures.record(.nonConsumable))
+        let genuine = signer.sign(payload)
+        _ = try await verifier.verifyTransaction(genuine)
+        let otherSignature = genuine.split(separator: ".")[2]
+
+        for spelling in 0..<100 {
+            let respelled = signer.sign(payload, header: AppStoreTestHeader(extra: ["kid": "spelling \(spelling)"]))
+            let parts = respelled.split(separator: ".")
+            let forged = "\(parts[0]).\(parts[1]).\(otherSignature)"
+            await #expect(throws: VerificationError.invalidSignature) { try await verifier.verifyTransaction(forged) }
+        }
+
+        #expect(verifier.chainVerifier.cache.count == 1, "only the genuine chain")
+    }
+
     /// A cached header vouches for nothing but its own chain: a payload that was altered after
     /// signing fails on the signature even though its header is known.
     @Test func aKnownHeaderDoesNotSpareTheSignatureOfAnAlteredPayload() async throws {

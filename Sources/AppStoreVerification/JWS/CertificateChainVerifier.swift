@@ -30,23 +30,28 @@ struct CertificateChainVerifier: Sendable {
     /// - Throws: ``VerificationError/invalidChain``, ``VerificationError/certificateExpired``,
     ///   ``VerificationError/invalidCertificateOID`` or ``VerificationError/invalidSignature``.
     func verify(_ jws: CompactJWS, signedAt signedDate: Date) async throws(VerificationError) {
-        let key = try await leafKey(of: jws, at: signedDate)
+        let (key, newChain) = try await leafKey(of: jws, at: signedDate)
         guard jws.signature.count == 64,
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
             key.isValidSignature(signature, for: jws.signingInputDigest)
         else { throw .invalidSignature }
+        // Cached only once a signature it carries has verified: a valid public chain in a header
+        // spelled anew, under a forged signature, must not take a genuine chain's place.
+        if let newChain { cache.insert(newChain) }
     }
 
     /// The leaf key of the chain a JWS's header carries, valid at `date`: from the cache when
-    /// this exact header text verified before, else after full verification (then cached).
-    func leafKey(of jws: CompactJWS, at date: Date) async throws(VerificationError) -> P256.Signing.PublicKey {
+    /// this exact header text verified before, else after full verification, with the chain
+    /// for the caller to cache once the signature checks out.
+    private func leafKey(of jws: CompactJWS, at date: Date) async throws(VerificationError)
+        -> (key: P256.Signing.PublicKey, newChain: VerifiedChain?)
+    {
         if let known = jws.knownChain {
             guard known.validity.contains(date) else { throw .certificateExpired }
-            return known.leafKey
+            return (known.leafKey, nil)
         }
         let chain = try await verifyChain(of: jws.header, at: date, headerText: jws.headerText)
-        cache.insert(chain)
-        return chain.leafKey
+        return (chain.leafKey, chain)
     }
 
     /// The leaf key of a chain valid at `date`, after full verification; nothing is cached.
