@@ -4,20 +4,20 @@ public import X509
 /// What a ``SignedDataVerifier`` accepts: whose app, which environment, which roots.
 public struct VerifierConfiguration: Sendable {
     /// The app's bundle id; signed data for any other bundle is rejected.
-    public var bundleId: String
+    public private(set) var bundleId: String
     /// The app's Apple id, checked on production notifications as Apple does.
-    public var appAppleId: Int64?
+    public private(set) var appAppleId: Int64?
     /// The environment whose signed data is accepted (see ``acceptsSandbox``).
-    public var environment: AppStoreEnvironment
+    public private(set) var environment: AppStoreEnvironment
     /// Whether a Production verifier also accepts Sandbox-signed data, checked exactly as
     /// strictly: App Review and TestFlight buy in the sandbox against the production app.
     /// Xcode and LocalTesting data are never accepted by a Production verifier.
-    public var acceptsSandbox: Bool
+    public private(set) var acceptsSandbox: Bool
     /// The roots a chain must lead to; by default the bundled Apple Root CA - G3.
-    public var trustedRoots: [Certificate]
+    public private(set) var trustedRoots: [Certificate]
     /// The development switch: accept data whose signature or chain does not verify,
     /// marked ``StoreSyncCore/Evidence/unverifiedJWS``. Never allowed in production.
-    public var allowUnverified: Bool
+    public private(set) var allowUnverified: Bool
 
     /// Creates a configuration and checks that it is coherent.
     ///
@@ -52,6 +52,19 @@ public struct VerifierConfiguration: Sendable {
         self.trustedRoots = roots
         self.allowUnverified = allowUnverified
         self.acceptsSandbox = acceptsSandbox && environment == .production
+    }
+
+    /// The same app, roots and development switch, accepting `environment` alone (how the App
+    /// Store Server API's answers for one environment are checked). Checked again as a new
+    /// configuration is, so no copy can be, say, a Production one that accepts unverified data.
+    ///
+    /// - Parameter environment: The one environment to accept.
+    /// - Returns: The configuration.
+    /// - Throws: ``VerifierConfigurationError`` when that environment's rules refuse it.
+    public func accepting(only environment: AppStoreEnvironment) throws(VerifierConfigurationError) -> VerifierConfiguration {
+        try VerifierConfiguration(
+            bundleId: bundleId, appAppleId: appAppleId, environment: environment, trustedRoots: trustedRoots,
+            allowUnverified: allowUnverified)
     }
 
     /// Whether signed data of `environment` is accepted: the configured one, and Sandbox on a

@@ -17,6 +17,20 @@ import Testing
         }
     }
 
+    /// A configuration cannot be edited into one its initialiser refuses: the copy for one
+    /// environment is checked as a new configuration is.
+    @Test func aCopyForProductionIsRefusedTheDevelopmentSwitchToo() throws {
+        let sandbox = try VerifierConfiguration(
+            bundleId: "com.example", appAppleId: 1, environment: .sandbox, allowUnverified: true)
+        #expect(throws: VerifierConfigurationError.unverifiedNotAllowedInProduction) {
+            try sandbox.accepting(only: .production)
+        }
+        let strict = try VerifierConfiguration(
+            bundleId: "com.example", appAppleId: 1, environment: .production, acceptsSandbox: true)
+        let sandboxOnly = try strict.accepting(only: .sandbox)
+        #expect(sandboxOnly.environment == .sandbox && !sandboxOnly.acceptsSandbox && !sandboxOnly.allowUnverified)
+    }
+
     @Test(arguments: [AppStoreEnvironment.sandbox, .xcode, .localTesting])
     func developmentSwitchIsAllowedOutsideProduction(environment: AppStoreEnvironment) throws {
         let configuration = try VerifierConfiguration(

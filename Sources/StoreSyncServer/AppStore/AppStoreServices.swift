@@ -38,9 +38,7 @@ struct AppStoreServices: Sendable {
         let configurations = try configuration.appStoreAPIConfigurations()
         var verifiers: [AppStoreEnvironment: SignedDataVerifier] = [:]
         for environment in configurations.map(\.environment) {
-            var strict = verifier.configuration
-            strict.environment = environment
-            strict.acceptsSandbox = false
+            let strict = try verifier.configuration.accepting(only: environment)
             verifiers[environment] = SignedDataVerifier(configuration: strict, logger: logger)
         }
         clients = AppStoreAPIClients(configurations: configurations, verifiers: verifiers, logger: logger, now: now)
