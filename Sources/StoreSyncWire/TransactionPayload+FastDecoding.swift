@@ -73,7 +73,9 @@ extension JSONFastScanner {
     /// A date in milliseconds since 1970, converted as `JSONDecoder`'s
     /// `.millisecondsSince1970` converts it; only integers that a `Double` holds exactly.
     fileprivate mutating func milliseconds() -> Date? {
-        guard let milliseconds = integer(), abs(milliseconds) <= 1 << 53 else { return nil }
+        // `magnitude`, not `abs`: abs(Int.min) traps, and a forged payload reaches this before
+        // any signature is checked.
+        guard let milliseconds = integer(), milliseconds.magnitude <= 1 << 53 else { return nil }
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }

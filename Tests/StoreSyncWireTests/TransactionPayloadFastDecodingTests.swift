@@ -141,6 +141,8 @@ import Testing
         #"{"purchaseDate":1700000000123.5}"#,  // a fraction of a millisecond
         #"{"purchaseDate":1e12}"#,
         #"{"purchaseDate":9007199254740993}"#,  // beyond what a Double holds exactly
+        #"{"signedDate":-9223372036854775808}"#,  // Int.min, whose abs traps
+        #"{"purchaseDate":-9007199254740993}"#,
         #"{"quantity":"1"}"#,
         #"{"appAccountToken":"not-a-uuid"}"#,
         #"{"isUpgraded":1}"#,
