@@ -25,6 +25,12 @@ package struct RestoreRequestStream {
     /// The body is not JSON, or not the JSON of a restore request's shape where it matters.
     package struct Malformed: Error {}
 
+    /// `entries` holds more elements than the stream was told to take: refused as the next one
+    /// starts, before it is read, so the cap bounds the memory and work a body can ask for.
+    package struct TooManyEntries: Error {
+        package let limit: Int
+    }
+
     private enum Mode {
         /// Before the first byte that is not whitespace.
         case start
@@ -84,7 +90,16 @@ package struct RestoreRequestStream {
     /// Bytes consumed so far.
     package private(set) var count = 0
 
-    package init() {}
+    /// The most elements `entries` may hold.
+    private let maxEntries: Int
+
+    /// A stream for one request's body.
+    ///
+    /// - Parameter maxEntries: The most elements `entries` may hold; one more is refused
+    ///   (``TooManyEntries``) before it is read.
+    package init(maxEntries: Int = .max) {
+        self.maxEntries = maxEntries
+    }
 
     /// Reads the next fragment of the body.
     ///
@@ -238,6 +253,7 @@ package struct RestoreRequestStream {
             }
             guard elementDue else { throw Malformed() }
             elementDue = false
+            guard entries.count < maxEntries else { throw TooManyEntries(limit: maxEntries) }
             if let end = decodeInPlace(bytes, from: index) { return end }
             (mode, elementDepth, inString, escaped) = (.element, 0, false, false)
             element.removeAll(keepingCapacity: true)

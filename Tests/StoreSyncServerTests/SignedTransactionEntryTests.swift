@@ -150,4 +150,20 @@ import Testing
             #expect(response.problem?.field == "entries")
         }
     }
+
+    /// The cap bounds what a body can make the server build, not only what it stores: one
+    /// entry too many is refused as it starts, before the rest of the body is read (here a
+    /// malformed tail, which would otherwise be the answer).
+    @Test func anEntryOverTheLimitIsRefusedBeforeTheRestOfTheBodyIsRead() async throws {
+        try await withServer(configure: { $0.maxRestoreEntries = 2 }) { server in
+            let account = try await server.signUp()
+            let body = #"{"entries":[{"signedTransaction":"a.b.c"},{"signedTransaction":"a.b.c"},{"signedTransaction":"a.b.c"},x"#
+
+            let response = try await server.send("POST", "/v1/restore", token: account.token, body: Data(body.utf8))
+
+            #expect(response.status == 400)
+            #expect(response.problem?.field == "entries")
+            #expect(response.problem?.detail == "at most 2 entries per restore")
+        }
+    }
 }

@@ -8,13 +8,16 @@ extension Request {
     /// as soon as it is in, so a large restore's body is never held whole beside the texts
     /// decoded from it. The same checks and answers as ``decodeJSON(_:limit:fastPath:)``: 415,
     /// 413 (from the declared length, and from the bytes as they come), and a 400 naming the
-    /// field, an entry's by its position.
+    /// field, an entry's by its position; more entries than `maxEntries` are a 400 naming
+    /// `entries` as soon as one too many starts, before it is read.
     ///
-    /// - Parameter limit: The largest body accepted, in bytes.
-    /// - Throws: ``ProblemError`` for every client mistake.
-    func decodeRestore(limit: Int) async throws -> RestoreRequest {
+    /// - Parameters:
+    ///   - limit: The largest body accepted, in bytes.
+    ///   - maxEntries: The most entries a restore may carry.
+    /// - Throws: ``ProblemError`` or ``RequestError`` for every client mistake.
+    func decodeRestore(limit: Int, maxEntries: Int) async throws -> RestoreRequest {
         try checkJSONHeaders(limit: limit)
-        var stream = RestoreRequestStream()
+        var stream = RestoreRequestStream(maxEntries: maxEntries)
         do {
             for try await fragment in body {
                 guard stream.count + fragment.readableBytes <= limit else { throw ProblemError.payloadTooLarge(limit: limit) }
@@ -24,6 +27,8 @@ extension Request {
             return try stream.finish()
         } catch let error as ProblemError {
             throw error
+        } catch let error as RestoreRequestStream.TooManyEntries {
+            throw RequestError.tooManyEntries(limit: error.limit)
         } catch is RestoreRequestStream.Malformed {
             throw ProblemError.notJSON
         } catch let error as DecodingError {

@@ -18,7 +18,9 @@ struct SyncController {
     }
 
     @Sendable func restore(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let outcome = try await sync.restore(for: context.device) { try await request.decodeRestore(limit: maxBodyBytes) }
+        let outcome = try await sync.restore(for: context.device) { maxEntries in
+            try await request.decodeRestore(limit: maxBodyBytes, maxEntries: maxEntries)
+        }
         return Self.response(for: outcome)
     }
 

@@ -4,4 +4,9 @@ enum RequestError: Error, Equatable {
     /// `field` (a path such as `entries`, or `nil` for the request as a whole) breaks a rule;
     /// `detail` says which, in words a client developer can act on.
     case invalid(field: String?, detail: String)
+
+    /// A restore with more entries than the server takes (`STORESYNC_MAX_RESTORE_ENTRIES`).
+    static func tooManyEntries(limit: Int) -> RequestError {
+        .invalid(field: "entries", detail: "at most \(limit) entries per restore")
+    }
 }

@@ -71,17 +71,17 @@ struct PurchaseSyncService: Sendable {
     ///
     /// - Parameters:
     ///   - device: The device restoring.
-    ///   - decode: Reads the request's body.
+    ///   - decode: Reads the request's body, taking at most the entries it is given.
     /// - Throws: ``RequestError`` when the request has too many entries; ``VerificationError``
     ///   when the receipt is refused or Apple does not answer; whatever `decode` throws.
     func restore(
-        for device: DeviceIdentity, decoding decode: () async throws -> RestoreRequest
+        for device: DeviceIdentity, decoding decode: (_ maxEntries: Int) async throws -> RestoreRequest
     ) async throws -> SyncOutcome {
         async let read = readHoldings(of: device.accountId)
-        let request = try await decode()
-        guard request.entries.count <= maxRestoreEntries else {
-            throw RequestError.invalid(field: "entries", detail: "at most \(maxRestoreEntries) entries per restore")
-        }
+        let request = try await decode(maxRestoreEntries)
+        // The stream refuses one too many as it starts; a body that is not a top-level object is
+        // decoded whole, and counted here.
+        guard request.entries.count <= maxRestoreEntries else { throw RequestError.tooManyEntries(limit: maxRestoreEntries) }
         // Apple is asked about the receipt while the memo settles the texts this process
         // verified and hashes the others; verifying the rest needs the holdings. The
         // transaction starts from the same read when the account has not changed since.
