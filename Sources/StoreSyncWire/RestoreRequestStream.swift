@@ -90,6 +90,11 @@ package struct RestoreRequestStream {
     /// Bytes consumed so far.
     package private(set) var count = 0
 
+    /// How deep an element may nest: `JSONDecoder` refuses a document nested deeper than 512
+    /// levels, and an element lies two levels down (the body's object, `entries`' array). An
+    /// element decoded alone would be allowed two levels more than the whole body.
+    private static let deepestElement = 510
+
     /// The most elements `entries` may hold.
     private let maxEntries: Int
 
@@ -319,6 +324,7 @@ package struct RestoreRequestStream {
                 inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 elementDepth += 1
+                guard elementDepth <= Self.deepestElement else { throw Malformed() }
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 elementDepth -= 1
                 guard elementDepth >= 0 else { throw Malformed() }

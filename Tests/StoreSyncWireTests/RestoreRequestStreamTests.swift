@@ -153,6 +153,9 @@ import Testing
         #"{"dryRun":true,"entries":[ {"signedTransaction" : "a.b\"c"} ] , "legacyFlags":{"p":true}}"#,
         #"[]"#,
         #" "#,
+        // As deep as the whole body may nest, and one level deeper.
+        #"{"entries":[{"signedTransaction":"a.b.c","x":"# + String(repeating: "[", count: 509) + String(repeating: "]", count: 509) + "}]}",
+        #"{"entries":[{"signedTransaction":"a.b.c","x":"# + String(repeating: "[", count: 510) + String(repeating: "]", count: 510) + "}]}",
     ])
     func bodiesAtTheEdgesReadOrFailAsTheWholeBodyDoes(body: String) {
         for size in [1, 2, 3, 1_000] {
