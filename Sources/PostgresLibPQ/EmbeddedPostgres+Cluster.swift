@@ -1,4 +1,5 @@
 internal import Foundation
+internal import NIOConcurrencyHelpers
 internal import Logging
 
 extension EmbeddedPostgres {
@@ -28,10 +29,16 @@ extension EmbeddedPostgres {
         }
         try writeSettings(owner: launch.account)
         try writeAccessRules(owner: launch.account)
+        let lock = ClusterLock.acquire(in: directory)
+        ownership.withLockedValue { $0 = lock }
         if try await isRunning(launch) {
-            logger.debug("embedded PostgreSQL already running", metadata: ["db.data_directory": "\(dataDirectory.path)"])
-            // A server left running by an earlier process reads the access rules written now.
+            logger.debug(
+                lock == nil ? "embedded PostgreSQL already running, in use by another process" : "adopting a running embedded PostgreSQL",
+                metadata: ["db.data_directory": "\(dataDirectory.path)"])
+            // A server left running by an earlier process reads the access rules written now;
+            // its socket stays where it was opened (a reload does not move it).
             try await run(launch, launch.binaries.pgCtl, ["reload", "-D", dataDirectory.path, "-s"])
+            if let running = runningSocketDirectory() { socketInUse.withLockedValue { $0 = running } }
             return
         }
         logger.debug("starting embedded PostgreSQL", metadata: ["db.data_directory": "\(dataDirectory.path)"])
@@ -40,11 +47,29 @@ extension EmbeddedPostgres {
     }
 
     func performStop(mode: ShutdownMode) async throws {
-        guard FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("postmaster.pid").path) else { return }
-        let launch = try await prepareLaunch()
-        guard try await isRunning(launch) else { return }
-        logger.debug("stopping embedded PostgreSQL", metadata: ["db.data_directory": "\(dataDirectory.path)"])
-        try await run(launch, launch.binaries.pgCtl, ["stop", "-D", dataDirectory.path, "-m", mode.rawValue, "-w", "-t", "120", "-s"])
+        guard ownership.withLockedValue({ $0 }) != nil else {
+            logger.debug("embedded PostgreSQL left running for the process that uses it", metadata: ["db.data_directory": "\(dataDirectory.path)"])
+            return
+        }
+        if FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("postmaster.pid").path) {
+            let launch = try await prepareLaunch()
+            if try await isRunning(launch) {
+                logger.debug("stopping embedded PostgreSQL", metadata: ["db.data_directory": "\(dataDirectory.path)"])
+                try await run(launch, launch.binaries.pgCtl, ["stop", "-D", dataDirectory.path, "-m", mode.rawValue, "-w", "-t", "120", "-s"])
+            }
+        }
+        // Kept until the server is down: a stop that failed can be tried again.
+        ownership.withLockedValue { $0 = nil }
+    }
+
+    /// The socket directory a running server listens in, from its `postmaster.pid` (the fifth
+    /// line: the first of `unix_socket_directories`); `nil` when it names none.
+    private func runningSocketDirectory() -> String? {
+        guard let text = try? String(contentsOf: dataDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8)
+        else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count > 4, !lines[4].isEmpty else { return nil }
+        return String(lines[4])
     }
 
     /// `pg_ctl status`: 0 running, 3 not running, 4 no usable data directory.

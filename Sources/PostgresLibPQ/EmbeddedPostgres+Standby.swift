@@ -1,5 +1,6 @@
 public import Foundation
 internal import Logging
+internal import NIOConcurrencyHelpers
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Musl)
@@ -38,7 +39,7 @@ extension EmbeddedPostgres {
         logger.debug("copying the cluster for a standby", metadata: ["db.data_directory": "\(standby.dataDirectory.path)"])
         try await run(launch, launch.binaries.pgBasebackup, [
             "-D", standby.dataDirectory.path, "-R", "-X", "stream", "--checkpoint=fast", "--no-sync",
-            "-h", socketDirectory, "-p", String(self.options.port),
+            "-h", socketInUse.withLockedValue { $0 }, "-p", String(self.options.port),
             "-U", self.options.superuser,
         ])
         return standby

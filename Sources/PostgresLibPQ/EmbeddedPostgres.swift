@@ -63,6 +63,13 @@ public final class EmbeddedPostgres: Sendable {
     /// Whether ``socketDirectory`` was made for this object (under `/tmp`) and goes with it.
     private let ownsSocketDirectory: Bool
     let lifecycle = NIOLockedValueBox<Task<Void, any Error>?>(nil)
+    /// Held while this object answers for the running server (it started it, or adopted one a
+    /// crashed process left); `nil` while another process or object does, and then ``stop()``
+    /// leaves the server running.
+    let ownership = NIOLockedValueBox<ClusterLock?>(nil)
+    /// The socket directory of the running server: ``socketDirectory``, unless the server was
+    /// found running on another one (an earlier process's directory under `/tmp`).
+    let socketInUse: NIOLockedValueBox<String>
 
     /// Describes a cluster; nothing happens on disk until ``start()``.
     ///
@@ -75,6 +82,7 @@ public final class EmbeddedPostgres: Sendable {
         self.options = options
         self.logger = logger
         (socketDirectory, ownsSocketDirectory) = Self.socketDirectory(for: self.directory, options: options)
+        socketInUse = NIOLockedValueBox(socketDirectory)
     }
 
     deinit {
@@ -84,7 +92,9 @@ public final class EmbeddedPostgres: Sendable {
 
     /// Connects to the cluster's `postgres` database as the superuser, over the socket.
     public var configuration: PostgresConfiguration {
-        PostgresConfiguration(unixSocketDirectory: socketDirectory, port: options.port, user: options.superuser, database: "postgres")
+        PostgresConfiguration(
+            unixSocketDirectory: socketInUse.withLockedValue { $0 }, port: options.port, user: options.superuser,
+            database: "postgres")
     }
 
     /// The data directory, `<directory>/data`.
@@ -121,7 +131,8 @@ public final class EmbeddedPostgres: Sendable {
 
     /// Stops the cluster (a fast shutdown unless told otherwise); the data stays.
     ///
-    /// Does nothing when the cluster does not run.
+    /// Does nothing when the cluster does not run, or when another process (or another object)
+    /// answers for it: ``start()`` found it running and in use, so it stays up for its owner.
     ///
     /// - Parameter mode: ``ShutdownMode/fast``, or ``ShutdownMode/immediate`` to simulate a crash.
     /// - Throws: ``EmbeddedPostgresError`` when pg_ctl fails.

@@ -224,12 +224,16 @@ import Testing
     /// An attempt waits only for what is left of the total time, not its own full timeout: an
     /// answer (here a 21007, which would send the next request to the sandbox) that comes
     /// later is not waited for, and nothing more is asked.
+    ///
+    /// On a machine busy with the rest of the suite the half second can run out before the
+    /// request reaches the stand-in at all (it did once in a full run on two cores); what never
+    /// happens is a second request.
     @Test func anAttemptWaitsOnlyForWhatIsLeftOfTheTotalTime() async throws {
         let lateRedirect = AppStoreReceiptStandInReply.delayed(.seconds(3), .status(21007))
         try await AppStoreReceiptStandIn.run(reply: { _ in lateRedirect }) { standIn in
             await Self.expectUnreachable(
                 Self.verifier(standIn, timeout: .seconds(20), totalTimeout: .milliseconds(500)))
-            #expect(await standIn.requests.count == 1)
+            #expect(await standIn.requests.count <= 1)
         }
     }
 

@@ -114,6 +114,42 @@ import Testing
         try? FileManager.default.removeItem(atPath: socket)
     }
 
+    /// `storesync migrate` while `storesync serve` runs, or a second server on the same
+    /// directory: whoever finds the cluster running and in use leaves it running.
+    @Test func aSecondUserOfARunningClusterLeavesItRunningForItsOwner() async throws {
+        let directory = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let owner = EmbeddedPostgres(directory: directory, options: .forTesting, logger: TestCluster.logger)
+        try await owner.start()
+        let guest = EmbeddedPostgres(directory: directory, options: .forTesting, logger: TestCluster.logger)
+        try await guest.start()
+        #expect(try await answer(guest.configuration, "SELECT 'shared'") == "shared")
+
+        try await guest.stop()
+
+        #expect(try await answer(owner.configuration, "SELECT 'still up'") == "still up")
+        try await owner.stop()
+        await #expect(throws: PostgresError.self) { try await answer(owner.configuration, "SELECT 'down'") }
+    }
+
+    /// A running server found on a long path listens where it was started, in a directory
+    /// under `/tmp` another object made: the newcomer connects there, not to its own.
+    @Test func aServerFoundRunningOnALongPathIsReachedOnItsOwnSocket() async throws {
+        let deep = scratchDirectory(String(repeating: "long-segment-", count: 8) + UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: deep) }
+        let first = EmbeddedPostgres(directory: deep, options: .forTesting, logger: TestCluster.logger)
+        try await first.start()
+        let socket = try #require(first.configuration.host)
+        let second = EmbeddedPostgres(directory: deep, options: .forTesting, logger: TestCluster.logger)
+        try await second.start()
+
+        #expect(second.configuration.host == socket)
+        #expect(try await answer(second.configuration, "SELECT 'reachable'") == "reachable")
+        try await second.stop()
+        try await first.stop()
+        try? FileManager.default.removeItem(atPath: socket)
+    }
+
     @Test func missingBinariesGiveOneLineSayingWhatToInstall() async throws {
         var options = EmbeddedPostgres.Options.forTesting
         options.binDirectory = URL(fileURLWithPath: "/nonexistent/postgresql/bin")
