@@ -50,6 +50,46 @@ import Testing
         }
     }
 
+    static let portalAnswer = TransportResponse(
+        status: 403, headers: ["Content-Type": "text/html"], body: Data("<html><body>Sign in to Airport Wi-Fi</body></html>".utf8))
+
+    @Test func captivePortalAnsweringFallsBackToTheCachedCatalog() async throws {
+        try await withLiveServer { server in
+            let device = TestDevice(server: server)
+            let fetched = try await device.client.catalog()
+
+            device.transport.interceptingResponse = Self.portalAnswer
+            let behindPortal = try await device.client.catalog()
+            #expect(behindPortal.isCached)
+            #expect(behindPortal.products == fetched.products)
+            #expect(behindPortal.fetchedAt == fetched.fetchedAt)
+        }
+    }
+
+    @Test func captivePortalAnsweringWithoutACachedCatalogIsAnErrorThatSaysSo() async throws {
+        try await withLiveServer { server in
+            let device = TestDevice(server: server)
+            device.transport.interceptingResponse = Self.portalAnswer
+            let error = await #expect(throws: StoreSyncClientError.self) { try await device.client.catalog() }
+            #expect(error?.isForeignAnswer == true)
+            #expect(error?.description.contains("StoreSync server was not reached") == true, "\(String(describing: error))")
+            #expect(error?.description.contains("captive portal") == true)
+        }
+    }
+
+    @Test func storeSyncRefusalIsThrownEvenWithACachedCatalog() async throws {
+        try await withLiveServer { server in
+            let device = TestDevice(server: server)
+            _ = try await device.client.catalog()
+
+            let refusal = Problem(.forbidden, detail: "because")
+            device.transport.interceptingResponse = TransportResponse(
+                status: refusal.status, headers: ["Content-Type": Problem.mediaType],
+                body: try StoreSyncJSON.makeEncoder().encode(refusal))
+            await #expect(throws: StoreSyncClientError.invalidInput(refusal)) { try await device.client.catalog() }
+        }
+    }
+
     @Test func unreadableCachedCatalogIsDiscardedAndReported() async throws {
         try await withLiveServer { server in
             let cache = InMemoryStore([CacheKeys.catalog: Data("not json".utf8)])

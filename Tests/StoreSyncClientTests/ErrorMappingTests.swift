@@ -63,6 +63,25 @@ import Testing
         #expect(problem.detail?.contains("text/html") == true, "the app can tell it was not StoreSync answering")
     }
 
+    @Test func answerIsForeignUnlessItIsAStoreSyncProblem() throws {
+        let html = TransportResponse(status: 403, headers: ["Content-Type": "text/html"], body: Data("<html>Wi-Fi</html>".utf8))
+        #expect(ServerAPI.error(for: html).isForeignAnswer)
+        #expect(ServerAPI.error(for: TransportResponse(status: 404, body: Data())).isForeignAnswer)
+        let otherProblem = TransportResponse(
+            status: 403, headers: ["Content-Type": Problem.mediaType],
+            body: Data(#"{"type":"https://proxy.example/errors/blocked","title":"Blocked","status":403}"#.utf8))
+        #expect(ServerAPI.error(for: otherProblem).isForeignAnswer, "someone else's problem body")
+
+        for type in [ProblemType.forbidden, .notFound, .invalidRequest, .invalidCredentials, .ownedByOtherAccount] {
+            #expect(!ServerAPI.error(for: try Self.response(type.status, type)).isForeignAnswer, "\(type.slug)")
+        }
+        let newerType = TransportResponse(
+            status: 400, headers: ["Content-Type": Problem.mediaType],
+            body: Data(#"{"type":"\#(ProblemType.uriPrefix)added-later","title":"Added later","status":400}"#.utf8))
+        #expect(!ServerAPI.error(for: newerType).isForeignAnswer, "a type this client does not know yet is still StoreSync's")
+        #expect(!StoreSyncClientError.offline.isForeignAnswer)
+    }
+
     @Test func transportFailureIsOffline() async throws {
         struct Unreachable: StoreSyncTransport {
             func send(_ request: TransportRequest) async throws -> TransportResponse { throw URLError(.timedOut) }

@@ -10,16 +10,20 @@ extension StoreSyncClient {
     /// the device can hide or add a product in the store UI and nothing more.
     ///
     /// - Returns: The server's catalog, now cached; or, when the server cannot be reached (or
-    ///   fails), the copy cached last, with ``StoreCatalog/isCached`` set.
-    /// - Throws: Transport and server errors when there is no cached copy to fall back on;
-    ///   ``StoreSyncClientError/invalidInput(_:)`` (a 4xx answer) whatever the cache holds.
+    ///   fails, or a captive portal, proxy or firewall answers in its place), the copy cached
+    ///   last, with ``StoreCatalog/isCached`` set.
+    /// - Throws: Those errors when there is no cached copy to fall back on; something else
+    ///   answering is ``StoreSyncClientError/invalidInput(_:)`` with a problem of no StoreSync
+    ///   type, described as "the StoreSync server was not reached". Whatever the cache holds,
+    ///   ``StoreSyncClientError/invalidInput(_:)`` with a StoreSync problem: the server's own 4xx.
     public func catalog() async throws -> StoreCatalog {
         let response: CatalogResponse
         let body: Data
         do {
             (response, body) = try await api.catalog()
-        } catch where error.isRetriable {
-            guard let cached = cachedCatalog else { throw error }
+        } catch {
+            // A captive portal answering in the server's place is as good as no network here.
+            guard error.isRetriable || error.isForeignAnswer, let cached = cachedCatalog else { throw error }
             return cached
         }
         let fetchedAt = now()

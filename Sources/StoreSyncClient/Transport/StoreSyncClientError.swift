@@ -46,6 +46,7 @@ public enum StoreSyncClientError: Error, Sendable, Hashable, CustomStringConvert
         case .offline: "the StoreSync server could not be reached"
         case .unauthorized: "the session is no longer valid; sign in again"
         case .ownedByOtherAccount(_, let detail): "the purchase belongs to another account" + (detail.map { ": \($0)" } ?? "")
+        case .invalidInput(let problem) where !problem.isFromStoreSync: "the StoreSync server was not reached: \(problem)"
         case .invalidInput(let problem): "the server refused the request: \(problem)"
         case .server(let status, let problem): "the server failed (\(status))" + (problem.map { ": \($0)" } ?? "")
         case .rateLimited(let retryAfter): "too many requests" + (retryAfter.map { "; retry in \(Int($0)) s" } ?? "")
@@ -67,6 +68,14 @@ public enum StoreSyncClientError: Error, Sendable, Hashable, CustomStringConvert
         case .ownedByOtherAccount, .invalidInput, .notSignedIn, .malformedTransaction, .storage:
             false
         }
+    }
+
+    /// Whether something other than the StoreSync server answered with a 4xx of its own — a
+    /// captive portal, a proxy, a firewall — so the request never reached the server: no
+    /// refusal, much like being ``offline``.
+    var isForeignAnswer: Bool {
+        guard case .invalidInput(let problem) = self else { return false }
+        return !problem.isFromStoreSync
     }
 
     /// Whether a failed upload is the StoreSync server's last word on it, so its outbox entry may

@@ -11,7 +11,7 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
     private var interception: TransportResponse?
     private var log: [String] = []
     private var sent: [TransportRequest] = []
-    private var gates: [String: ResponseGate] = [:]
+    private var gates: [String: HeldResponse] = [:]
 
     /// Creates an online transport with an empty log.
     public init() {}
@@ -54,11 +54,16 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
     /// Holds the next response to `path` (e.g. `/v1/restore`) until the gate opens: the
     /// server has answered, the client has not heard yet.
     ///
-    /// - Parameter path: The path whose next response is held.
+    /// - Parameters:
+    ///   - path: The path whose next response is held.
+    ///   - matches: Which request's response to hold, when several go to `path` (e.g. one
+    ///     upload among others); requests it turns down pass through. Any request by default.
     /// - Returns: The gate: wait for its arrival, then open its release.
-    public func holdNextResponse(to path: String) -> ResponseGate {
+    public func holdNextResponse(
+        to path: String, where matches: @escaping @Sendable (TransportRequest) -> Bool = { _ in true }
+    ) -> ResponseGate {
         let gate = ResponseGate()
-        locked { gates[path] = gate }
+        locked { gates[path] = HeldResponse(gate: gate, matches: matches) }
         return gate
     }
 
@@ -77,11 +82,22 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
             sent.append(request)
         }
         let response = try await base.send(request)
-        if let gate = locked({ gates.removeValue(forKey: path) }) {
+        let gate = locked { () -> ResponseGate? in
+            guard let held = gates[path], held.matches(request) else { return nil }
+            gates[path] = nil
+            return held.gate
+        }
+        if let gate {
             await gate.responseArrived.open()
             await gate.release.wait()
         }
         return response
+    }
+
+    /// A gate waiting for the first response to its path whose request it matches.
+    private struct HeldResponse {
+        let gate: ResponseGate
+        let matches: @Sendable (TransportRequest) -> Bool
     }
 
     private func locked<Result>(_ body: () -> Result) -> Result {
