@@ -60,45 +60,6 @@ import Testing
         }
     }
 
-    // The time limit only ends a run that would otherwise hang: waiting for the backlog,
-    // `record` would wait for the held answer, which cancellation releases.
-    @Test(.timeLimit(.minutes(1)))
-    func acknowledgedPurchaseReturnsWithoutWaitingForTheBacklog() async throws {
-        try await withLiveServer { server in
-            let phone = TestDevice(server: server)
-            try await phone.client.signUp(email: TestAccount.email(), password: TestAccount.password)
-            let backlog = TestPurchase.buy(TestCatalog.lifetime, on: server)
-            phone.transport.isOffline = true
-            #expect(try await phone.client.record(signedTransaction: backlog.jws) == .queued)
-            phone.transport.isOffline = false
-            server.clock.advance(by: 2)  // its backoff has run out: the next successful call uploads it
-            let gate = phone.transport.holdNextResponse(to: "/v1/transactions") { request in
-                let upload = request.body.flatMap { try? StoreSyncJSON.makeDecoder().decode(UploadTransactionRequest.self, from: $0) }
-                return upload?.signedTransaction == backlog.jws
-            }
-
-            let season = TestPurchase.buy(TestCatalog.seasonPass, on: server)
-            let recorded = try await withTaskCancellationHandler {
-                try await phone.client.record(signedTransaction: season.jws)
-            } onCancel: {
-                Task { await gate.release.open() }
-            }
-            guard case .acknowledged(let verdict) = recorded else {
-                Issue.record("the purchase should have been acknowledged, got \(recorded)")
-                return
-            }
-            #expect(verdict.transactionId == season.record.transactionId)
-            #expect(await phone.client.pendingUploads == 1, "the backlog is still on its way")
-
-            await gate.responseArrived.wait()
-            await gate.release.open()
-            await phone.client.flush()
-            #expect(await phone.client.pendingUploads == 0)
-            #expect(phone.transport.requests(to: "/v1/transactions") == 2, "each purchase uploaded once")
-            #expect(Set(await phone.client.entitlements().entitlements.map(\.entitlementId)) == ["premium", "season"])
-        }
-    }
-
     @Test func restartWithAPendingOutboxUploadsEachPurchaseOnce() async throws {
         try await withLiveServer { server in
             let directory = TestDirectory.make()

@@ -30,21 +30,13 @@ extension StoreSyncClient {
     ///
     /// A pass must never call this itself: it would wait for its own end.
     func flushOutbox(force: Bool) async -> FlushOutcome {
-        await startFlush(force: force).value
-    }
-
-    /// Starts a flush, or asks the running one for one more pass (forced if `force`), and
-    /// returns its task without waiting for it. The flush keeps its own books (backoff,
-    /// refusals, the retry timer) whether or not anyone waits.
-    @discardableResult
-    func startFlush(force: Bool) -> Task<FlushOutcome, Never> {
         if let running = runningFlush {
             flushRequestedDuringRun = (flushRequestedDuringRun ?? false) || force
-            return running
+            return await running.value
         }
         let run = Task { await self.runFlushPasses(force: force) }
         runningFlush = run
-        return run
+        return await run.value
     }
 
     private func runFlushPasses(force: Bool) async -> FlushOutcome {

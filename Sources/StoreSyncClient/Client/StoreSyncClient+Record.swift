@@ -9,8 +9,7 @@ extension StoreSyncClient {
     /// call `finish()` on the transaction only after it returns: by then the server has
     /// acknowledged it or it is durably in the outbox (or, signed out, in the anonymous
     /// partition), so the purchase cannot be lost. Re-recording the same transaction is
-    /// harmless: the server answers `known`. Once it is acknowledged, the uploads waiting in the
-    /// outbox that are due go up too, after this call has returned.
+    /// harmless: the server answers `known`.
     ///
     /// - Parameter signedTransaction: The transaction's compact JWS.
     /// - Returns: Acknowledged (with the server's verdict), queued for retry, or stored until
@@ -36,12 +35,11 @@ extension StoreSyncClient {
         let entry = try enqueue(record, signedTransaction: signedTransaction, in: ticket.partition)
         // Another call is uploading this very JWS: it is durably queued either way.
         guard !uploadsInFlight.contains(entry.id) else { return .queued }
-        // This purchase goes before any backlog, and the backlog goes up after this call has
-        // returned: a slow or failing backlog never keeps the user waiting for the one they
-        // just made.
+        // This purchase goes before any backlog, so a slow or failing backlog never keeps the
+        // user waiting for the one they just made.
         switch await attemptUpload(entry, ticket: ticket) {
         case .acknowledged(let verdict):
-            startFlush(force: false)
+            await flushDueUploads()
             return .acknowledged(verdict)
         case .retryLater:
             return .queued
