@@ -31,7 +31,7 @@ struct MigrateCommand: AsyncParsableCommand {
         } catch {
             await pool.shutdown()
             await database.stop()
-            throw StartupFailure.exit("migration failed: \(error)")
+            throw StartupFailure.exit("migration failed: \(StartupFailure.operatorText(error))")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PostgresLibPQ
 import StoreSyncServer
 
 /// Start-up failures that are the operator's to fix: one line on standard error, exit 2.
@@ -18,6 +19,16 @@ enum StartupFailure {
             throw exit(failure.description)
         } catch let failure as EmbeddedDatabaseError {
             throw exit(failure.description)
+        } catch let failure as PostgresError where failure.isConnectionError {
+            throw exit(operatorText(failure))
         }
+    }
+
+    /// What an operator reads of a failure to start: for a database error, the code and
+    /// libpq's or PostgreSQL's own message (a wrong password, a host that refuses), which the
+    /// code alone does not say. A connection error quotes no user data.
+    static func operatorText(_ error: any Error) -> String {
+        guard let error = error as? PostgresError else { return "\(error)" }
+        return "PostgreSQL: \(error)" + (error.message.map { ": \($0)" } ?? "")
     }
 }

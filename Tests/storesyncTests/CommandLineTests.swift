@@ -113,4 +113,16 @@ import Testing
         #expect(outcome.standardOutput.contains("applied 0001_init"))
         #expect(!outcome.standardOutput.contains("planted"))
     }
+
+    /// A database that cannot be reached is named with libpq's own reason, not a bare code.
+    @Test func migrateAgainstADatabaseThatRefusesSaysWhy() throws {
+        let directory = try StoreSyncBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var environment = minimal
+        // A port nothing listens on (the discard port, never served here).
+        environment["DATABASE_URL"] = "postgres://storesync@127.0.0.1:9/storesync?sslmode=disable&connect_timeout=5"
+        let outcome = try StoreSyncBinary.run(["migrate"], environment: environment, directory: directory)
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.contains("refused"), "\(outcome.standardError)")
+    }
 }
