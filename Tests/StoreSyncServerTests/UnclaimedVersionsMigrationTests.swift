@@ -32,9 +32,8 @@ import Testing
                 #expect(digest != nil && digest == expected)
                 try await connection.execute(
                     """
-                    INSERT INTO unclaimed_versions (original_transaction_id, kind, signed_date, signed_payload, payload_sha256)
-                    VALUES (\(purchase), 'transaction', '2026-11-27 12:00:00+00', 'second.version.text',
-                            sha256('second.version.text'::bytea))
+                    INSERT INTO unclaimed_versions (original_transaction_id, kind, signed_date, signed_payload)
+                    VALUES (\(purchase), 'transaction', '2026-11-27 12:00:00+00', 'second.version.text')
                     ON CONFLICT DO NOTHING
                     """)
                 let kept = try await connection.query("SELECT count(*)::bigint FROM unclaimed_versions").first?.decode(Int.self)

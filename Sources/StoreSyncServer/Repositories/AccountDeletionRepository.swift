@@ -65,18 +65,15 @@ struct AccountDeletionRepository: Sendable {
         try await connection.execute(
             """
             INSERT INTO unclaimed_versions (
-                original_transaction_id, kind, signed_date, signed_payload, jws_header_sha256, jws_payload, jws_signature,
-                payload_sha256)
+                original_transaction_id, kind, signed_date, signed_payload, jws_header_sha256, jws_payload, jws_signature)
             SELECT original_transaction_id, 'transaction', signed_date, signed_transaction,
-                jws_header_sha256, jws_payload, jws_signature,
-                sha256(coalesce(jws_payload, convert_to(signed_transaction, 'UTF8')))
+                jws_header_sha256, jws_payload, jws_signature
             FROM transactions
             WHERE account_id = \(accountId) AND original_transaction_id = ANY(\(originalTransactionIds))
               AND (signed_transaction IS NOT NULL OR jws_payload IS NOT NULL)
             UNION ALL
             SELECT original_transaction_id, 'renewalInfo', signed_date, signed_renewal_info,
-                jws_header_sha256, jws_payload, jws_signature,
-                sha256(coalesce(jws_payload, convert_to(signed_renewal_info, 'UTF8')))
+                jws_header_sha256, jws_payload, jws_signature
             FROM renewal_infos
             WHERE account_id = \(accountId) AND original_transaction_id = ANY(\(originalTransactionIds))
               AND (signed_renewal_info IS NOT NULL OR jws_payload IS NOT NULL)

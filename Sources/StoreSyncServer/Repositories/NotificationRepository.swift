@@ -25,8 +25,7 @@ struct NotificationRepository: Sendable {
     }
 
     /// Keeps a signed version for a purchase no account holds yet, stored as
-    /// ``SignedTextColumns`` splits it (its header in the same statement); the same signed
-    /// version twice is kept once (migration 0013).
+    /// ``SignedTextColumns`` splits it (its header in the same statement).
     func storeUnclaimed(
         originalTransactionId: String, kind: UnclaimedKind, signedDate: Date, signedPayload: String,
         on connection: PostgresConnection
@@ -40,11 +39,10 @@ struct NotificationRepository: Sendable {
                 ON CONFLICT DO NOTHING
             )
             INSERT INTO unclaimed_versions (
-                original_transaction_id, kind, signed_date, signed_payload, jws_header_sha256, jws_payload, jws_signature,
-                payload_sha256)
-            SELECT \(originalTransactionId), \(kind.rawValue), \(signedDate), whole_text, \(signed.headerDigests[0]), payload,
-                \(signed.signatures[0]), sha256(coalesce(payload, convert_to(whole_text, 'UTF8')))
-            FROM (VALUES (\(signed.wholeTexts[0])::text, \(signed.payloads[0])::bytea)) AS version (whole_text, payload)
+                original_transaction_id, kind, signed_date, signed_payload, jws_header_sha256, jws_payload, jws_signature)
+            VALUES (
+                \(originalTransactionId), \(kind.rawValue), \(signedDate), \(signed.wholeTexts[0]), \(signed.headerDigests[0]),
+                \(signed.payloads[0]), \(signed.signatures[0]))
             ON CONFLICT DO NOTHING
             """)
     }
