@@ -87,7 +87,12 @@ extension TransactionRecord {
 
     /// Whether `a` is a newer transaction of its chain than `b`: later purchase date, then
     /// later signed date, then the greater transaction id (by UTF-8 bytes).
-    static func isNewer(_ a: Self, than b: Self) -> Bool {
+    ///
+    /// - Parameters:
+    ///   - a: A record.
+    ///   - b: Another record of the same chain.
+    /// - Returns: Whether `a` comes after `b`.
+    public static func isNewer(_ a: Self, than b: Self) -> Bool {
         var order = FieldOrder.compare(a.purchaseDate, b.purchaseDate)
         if order == 0 { order = FieldOrder.compare(a.signedDate, b.signedDate) }
         if order == 0 { order = a.transactionId.compareUTF8(b.transactionId) }

@@ -29,7 +29,7 @@ extension SyncTransaction {
         // order the entries arrive in.
         func tokenAccount(of id: String) -> UUID? {
             chains[id]!.lazy.compactMap { record in record.appAccountToken.flatMap { tokenAccounts[$0] }.map { (record, $0) } }
-                .max { Self.isOlder($0.0, than: $1.0) }?.1
+                .max { TransactionRecord.isNewer($1.0, than: $0.0) }?.1
         }
 
         func decision(for id: String, owner: PurchaseOwner?, ownerHasActiveSubscription: Bool = false) -> OwnershipDecision {
@@ -105,11 +105,5 @@ extension SyncTransaction {
             return entitlements(ledger: ledger, catalog: catalog, at: now)
                 .contains { $0.originalTransactionId == chain && $0.source == .autoRenewable }
         }.map(\.originalTransactionId))
-    }
-
-    /// Whether `record` was bought before `other`: by purchase date, then signing date, then
-    /// transaction id, a total order.
-    static func isOlder(_ record: TransactionRecord, than other: TransactionRecord) -> Bool {
-        (record.purchaseDate, record.signedDate, record.transactionId) < (other.purchaseDate, other.signedDate, other.transactionId)
     }
 }

@@ -261,12 +261,11 @@ extension SyncTransaction {
     static func routedChains(_ versions: [(accountId: UUID, record: TransactionRecord)], presenter: UUID)
         -> [(originalTransactionId: String, accountId: UUID)]
     {
-        var seen = Set<String>()
+        var seen: [UUID: Set<String>] = [:]
         return versions.compactMap { version in
-            guard version.accountId != presenter,
-                seen.insert("\(version.accountId) \(version.record.originalTransactionId)").inserted
-            else { return nil }
-            return (version.record.originalTransactionId, version.accountId)
+            let chain = version.record.originalTransactionId
+            guard version.accountId != presenter, seen[version.accountId, default: []].insert(chain).inserted else { return nil }
+            return (chain, version.accountId)
         }
     }
 }
