@@ -155,7 +155,7 @@ public final class EmbeddedPgBouncer: Sendable {
     private func writeSettings(owner: ServerAccount?) throws {
         let settings = """
             [databases]
-            * = host=\(server.socketInUse.withLockedValue { $0 }) port=\(server.options.port) user=\(server.options.superuser)
+            * = host=\(server.listeningSocketDirectory) port=\(server.options.port) user=\(server.options.superuser)
 
             [pgbouncer]
             unix_socket_dir = \(directory.path)

@@ -38,7 +38,7 @@ extension EmbeddedPostgres {
             // A server left running by an earlier process reads the access rules written now;
             // its socket stays where it was opened (a reload does not move it).
             try await run(launch, launch.binaries.pgCtl, ["reload", "-D", dataDirectory.path, "-s"])
-            if let running = runningSocketDirectory() { socketInUse.withLockedValue { $0 = running } }
+            if let running = socketDirectoryInPIDFile() { socketInUse.withLockedValue { $0 = running } }
             return
         }
         logger.debug("starting embedded PostgreSQL", metadata: ["db.data_directory": "\(dataDirectory.path)"])
@@ -64,7 +64,7 @@ extension EmbeddedPostgres {
 
     /// The socket directory a running server listens in, from its `postmaster.pid` (the fifth
     /// line: the first of `unix_socket_directories`); `nil` when it names none.
-    private func runningSocketDirectory() -> String? {
+    private func socketDirectoryInPIDFile() -> String? {
         guard let text = try? String(contentsOf: dataDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8)
         else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

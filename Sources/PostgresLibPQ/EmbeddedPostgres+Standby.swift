@@ -1,6 +1,5 @@
 public import Foundation
 internal import Logging
-internal import NIOConcurrencyHelpers
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Musl)
@@ -39,7 +38,7 @@ extension EmbeddedPostgres {
         logger.debug("copying the cluster for a standby", metadata: ["db.data_directory": "\(standby.dataDirectory.path)"])
         try await run(launch, launch.binaries.pgBasebackup, [
             "-D", standby.dataDirectory.path, "-R", "-X", "stream", "--checkpoint=fast", "--no-sync",
-            "-h", socketInUse.withLockedValue { $0 }, "-p", String(self.options.port),
+            "-h", listeningSocketDirectory, "-p", String(self.options.port),
             "-U", self.options.superuser,
         ])
         return standby

@@ -93,9 +93,13 @@ public final class EmbeddedPostgres: Sendable {
     /// Connects to the cluster's `postgres` database as the superuser, over the socket.
     public var configuration: PostgresConfiguration {
         PostgresConfiguration(
-            unixSocketDirectory: socketInUse.withLockedValue { $0 }, port: options.port, user: options.superuser,
+            unixSocketDirectory: listeningSocketDirectory, port: options.port, user: options.superuser,
             database: "postgres")
     }
+
+    /// Where the running server's socket is: ``socketDirectory``, or the one a server found
+    /// running listens in.
+    var listeningSocketDirectory: String { socketInUse.withLockedValue { $0 } }
 
     /// The data directory, `<directory>/data`.
     public var dataDirectory: URL { directory.appendingPathComponent("data") }
