@@ -7,7 +7,8 @@ extension TransactionRecord {
     /// signed (nor make a verified purchase look revoked or expired). A version Apple signed
     /// (a JWS, ``Evidence/carriesSigningDate``) always beats one read from a legacy receipt:
     /// a receipt states no signing date, its ``signedDate`` is only when verifyReceipt
-    /// answered, so an old receipt sent after a refund must not bring the purchase back.
+    /// answered or the receipt was made, so an old receipt sent after a refund must not bring
+    /// the purchase back.
     /// Otherwise the later ``signedDate`` wins, because Apple signed it after the other (a
     /// renewal, a refund, a refund reversal). Versions signed at the same millisecond go to the
     /// stronger

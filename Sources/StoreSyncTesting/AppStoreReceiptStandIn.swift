@@ -64,14 +64,13 @@ public final class AppStoreReceiptStandIn: Sendable {
             var object: [String: Any] = ["status": status]
             if let isRetryable { object["is-retryable"] = isRetryable }
             return json(object)
-        case .receipt(let bundleId, let environment, let inApp, let latest, let status):
+        case .receipt(let bundleId, let environment, let inApp, let latest, let status, let createdAt):
             let encoder = JSONEncoder()
-            let inAppJSON = try JSONSerialization.jsonObject(with: encoder.encode(inApp))
-            var object: [String: Any] = [
-                "status": status,
-                "environment": environment.appleName,
-                "receipt": ["bundle_id": bundleId, "in_app": inAppJSON],
+            var receipt: [String: Any] = [
+                "bundle_id": bundleId, "in_app": try JSONSerialization.jsonObject(with: encoder.encode(inApp)),
             ]
+            if let createdAt { receipt["receipt_creation_date_ms"] = String(createdAt.millisecondsSince1970) }
+            var object: [String: Any] = ["status": status, "environment": environment.appleName, "receipt": receipt]
             if let latest { object["latest_receipt_info"] = try JSONSerialization.jsonObject(with: encoder.encode(latest)) }
             return json(object)
         case .body(let text):

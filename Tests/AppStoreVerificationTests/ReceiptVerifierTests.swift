@@ -58,6 +58,35 @@ import Testing
         }
     }
 
+    @Test("in_app entries are dated when the receipt was made, latest_receipt_info when Apple answered")
+    func entriesAreDatedByTheStateTheyDescribe() async throws {
+        let made = Self.now.addingTimeInterval(-3 * 86_400)
+        let reply = AppStoreReceiptStandInReply.receipt(
+            bundleId: Fixtures.bundleId, environment: .production,
+            inApp: [Self.entry("1000", product: "com.example.lifetime")],
+            latestReceiptInfo: [Self.entry("1001", product: "com.example.monthly", expiresMs: "1751000000000")],
+            createdAt: made)
+        try await AppStoreReceiptStandIn.run(reply: { _ in reply }) { standIn in
+            let receipt = try await Self.verifier(standIn).verify(receiptData: Self.receiptData, now: Self.now)
+
+            let records = Dictionary(uniqueKeysWithValues: receipt.records.map { ($0.transactionId, $0) })
+            #expect(records["1000"]?.signedDate == made, "what this copy of the receipt holds, as of its making")
+            #expect(records["1001"]?.signedDate == Self.now, "Apple's current state, as of its answer")
+            #expect(receipt.records.allSatisfy { $0.evidence == .receipt(verifiedAt: Self.now) })
+        }
+    }
+
+    @Test("A receipt claiming to be made after Apple's answer is dated at the answer")
+    func aCreationDateAfterTheAnswerIsClampedToIt() async throws {
+        let reply = AppStoreReceiptStandInReply.receipt(
+            bundleId: Fixtures.bundleId, environment: .production,
+            inApp: [Self.entry("1000", product: "com.example.lifetime")], createdAt: Self.now.addingTimeInterval(86_400))
+        try await AppStoreReceiptStandIn.run(reply: { _ in reply }) { standIn in
+            let receipt = try await Self.verifier(standIn).verify(receiptData: Self.receiptData, now: Self.now)
+            #expect(receipt.records.map(\.signedDate) == [Self.now])
+        }
+    }
+
     @Test func requestCarriesReceiptSecretAndExcludeFlag() async throws {
         let reply = AppStoreReceiptStandInReply.receipt(bundleId: Fixtures.bundleId, environment: .production, inApp: [])
         try await AppStoreReceiptStandIn.run(reply: { _ in reply }) { standIn in
@@ -170,7 +199,8 @@ import Testing
         }
     }
 
-    @Test(arguments: ["{not json", "[]", #"{"status":"0"}"#, #"{"status":0}"#, #"{"status":0,"receipt":{"bundle_id":"com.example.storesync","in_app":[{"transaction_id":"1","product_id":"com.example.lifetime","purchase_date_ms":"yesterday"}]}}"#])
+    @Test(arguments: ["{not json", "[]", #"{"status":"0"}"#, #"{"status":0}"#, #"{"status":0,"receipt":{"bundle_id":"com.example.storesync","in_app":[{"transaction_id":"1","product_id":"com.example.lifetime","purchase_date_ms":"yesterday"}]}}"#,
+        #"{"status":0,"receipt":{"bundle_id":"com.example.storesync","receipt_creation_date_ms":"soon","in_app":[]}}"#])
     func malformedAnswerIsATypedError(body: String) async throws {
         try await AppStoreReceiptStandIn.run(reply: { _ in .body(body) }) { standIn in
             let error = await #expect(throws: ReceiptVerificationError.self) {

@@ -8,11 +8,14 @@ extension ReceiptEntry {
     /// - Parameters:
     ///   - productType: The entry's product type (receipts do not state it).
     ///   - environment: The environment that answered.
-    ///   - verifiedAt: When Apple vouched for it; also the version's `signedDate`.
+    ///   - stateAsOf: The moment the entry describes, the version's `signedDate`: when Apple
+    ///     answered for `latest_receipt_info` (its server's current state), when the receipt
+    ///     was made for an `in_app` entry (what that copy of the receipt holds).
+    ///   - verifiedAt: When Apple vouched for it.
     /// - Returns: The record.
     /// - Throws: ``ReceiptVerificationError/malformedResponse(_:)`` when an id is missing or a
     ///   number is not a number, or an id or number is out of the range StoreSync keeps.
-    func record(productType: ProductType, environment: AppStoreEnvironment, verifiedAt: Date)
+    func record(productType: ProductType, environment: AppStoreEnvironment, stateAsOf: Date, verifiedAt: Date)
         throws(ReceiptVerificationError) -> TransactionRecord
     {
         guard let transactionId, !transactionId.isEmpty else { throw .malformedResponse("transaction_id is missing") }
@@ -43,8 +46,7 @@ extension ReceiptEntry {
             environment: environment,
             appAccountToken: appAccountToken.flatMap(UUID.init(uuidString:)),
             quantity: quantity ?? 1,
-            // A receipt carries no signing date: Apple's answer is the state as of the check.
-            signedDate: verifiedAt,
+            signedDate: stateAsOf,
             subscriptionGroupId: subscriptionGroupIdentifier,
             evidence: .receipt(verifiedAt: verifiedAt)
         )
@@ -53,7 +55,7 @@ extension ReceiptEntry {
     }
 
     /// Parses Apple's string of milliseconds since 1970.
-    private static func date(_ text: String?, _ field: String) throws(ReceiptVerificationError) -> Date? {
+    static func date(_ text: String?, _ field: String) throws(ReceiptVerificationError) -> Date? {
         guard let text else { return nil }
         guard let milliseconds = Int64(text) else { throw .malformedResponse("\(field) is not a number") }
         let date = Date(millisecondsSince1970: milliseconds)

@@ -3,10 +3,14 @@ struct ReceiptResponse: Decodable, Sendable {
     struct Receipt: Decodable, Sendable {
         var bundleId: String?
         var inApp: [ReceiptEntry]?
+        /// When Apple made this copy of the receipt (milliseconds since 1970): the moment its
+        /// `in_app` entries describe.
+        var creationDateMs: String?
 
         enum CodingKeys: String, CodingKey {
             case bundleId = "bundle_id"
             case inApp = "in_app"
+            case creationDateMs = "receipt_creation_date_ms"
         }
     }
 

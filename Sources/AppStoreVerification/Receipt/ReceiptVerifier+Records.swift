@@ -10,24 +10,33 @@ extension ReceiptVerifier {
         guard receipt.bundleId == configuration.bundleId else { throw .bundleMismatch }
         let environment = response.environment.flatMap(AppStoreEnvironment.init(appleName:)) ?? endpoint
 
-        // latest_receipt_info is the newest state of each transaction; in_app fills in the rest.
+        // latest_receipt_info is Apple's current state of each transaction, as of this answer;
+        // in_app is what this copy of the receipt holds, as of when it was made. A device may
+        // send a copy made before a refund: dated by its making, its entries lose the merge to
+        // a version learnt from a later copy instead of undoing the refund.
+        let receiptMade = try receiptCreationDate(receipt, answeredAt: now)
         var entries: [ReceiptEntry] = []
+        var stateAsOf: [Date] = []
         var seen: Set<String> = []
-        for entry in (response.latestReceiptInfo ?? []) + (receipt.inApp ?? []) {
+        for (entry, asOf) in (response.latestReceiptInfo ?? []).map({ ($0, now) }) + (receipt.inApp ?? []).map({ ($0, receiptMade) }) {
             guard let transactionId = entry.transactionId else {
                 throw .malformedResponse("transaction_id is missing")
             }
-            if seen.insert(transactionId).inserted { entries.append(entry) }
+            if seen.insert(transactionId).inserted {
+                entries.append(entry)
+                stateAsOf.append(asOf)
+            }
         }
 
         var records: [TransactionRecord] = []
         var unclassified: Set<String> = []
-        for entry in entries {
+        for (entry, asOf) in zip(entries, stateAsOf) {
             guard let productType = productType(of: entry) else {
                 unclassified.insert(entry.productId ?? "")
                 continue
             }
-            records.append(try entry.record(productType: productType, environment: environment, verifiedAt: now))
+            records.append(
+                try entry.record(productType: productType, environment: environment, stateAsOf: asOf, verifiedAt: now))
         }
         return VerifiedReceipt(
             environment: environment,
@@ -36,6 +45,15 @@ extension ReceiptVerifier {
             status: response.status,
             entries: entries,
             unclassifiedProductIds: unclassified.sorted())
+    }
+
+    /// When Apple made this copy of the receipt, never after its answer (`now` when the answer
+    /// does not say, as for receipts older than the field).
+    private func receiptCreationDate(_ receipt: ReceiptResponse.Receipt, answeredAt now: Date)
+        throws(ReceiptVerificationError) -> Date
+    {
+        guard let made = try ReceiptEntry.date(receipt.creationDateMs, "receipt_creation_date_ms") else { return now }
+        return min(made, now)
     }
 
     /// The configured type of the entry's product, else auto-renewable when it expires.

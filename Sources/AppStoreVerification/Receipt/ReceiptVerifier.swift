@@ -37,7 +37,8 @@ public struct ReceiptVerifier: Sendable {
     ///
     /// - Parameters:
     ///   - receiptData: The base64 app receipt, as the device read it.
-    ///   - now: The time of the check: the records' `verifiedAt` and `signedDate`.
+    ///   - now: The time of the check: the records' `verifiedAt`, and the `signedDate` of
+    ///     those from `latest_receipt_info` (`in_app` entries are dated when the receipt was made).
     /// - Returns: The verified receipt with one record per transaction.
     /// - Throws: ``ReceiptVerificationError``: `invalidReceiptData` before anything is sent,
     ///   `rejected` for Apple's final status, `unreachable`, `malformedResponse`, `bundleMismatch`.

@@ -7,7 +7,8 @@ public struct VerifiedReceipt: Sendable, Hashable {
     /// The receipt's bundle id (the configured one).
     public var bundleId: String
     /// One record per transaction, evidence `receipt(verifiedAt:)`; `latest_receipt_info`
-    /// wins over `in_app` for the same transaction id.
+    /// wins over `in_app` for the same transaction id. A `latest_receipt_info` record's
+    /// `signedDate` is the check's time, an `in_app` record's when the receipt was made.
     public var records: [TransactionRecord]
     /// Apple's status: ``ReceiptStatus/valid`` or ``ReceiptStatus/subscriptionExpired``.
     public var status: ReceiptStatus

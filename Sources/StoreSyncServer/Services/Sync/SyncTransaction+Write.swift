@@ -201,7 +201,7 @@ extension SyncTransaction {
     /// versions, so a key found there is a row of the table.
     ///
     /// A receipt states no signing date, so each verifyReceipt answer makes a version with a
-    /// new `signedDate` (when Apple answered): the same receipt sent again, or one that says
+    /// new `signedDate` or `verifiedAt` (when Apple answered): the same receipt sent again, or one that says
     /// nothing the held version does not, is left out rather than stored as one more row that
     /// bumps the account's version; so is one that loses the merge to the held version (a JWS
     /// always wins). It is answered `known`. Versions for other accounts are all written.
