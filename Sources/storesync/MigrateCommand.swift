@@ -9,7 +9,8 @@ struct MigrateCommand: AsyncParsableCommand {
         commandName: "migrate",
         abstract: "Apply the SQL migrations in Schema/ to the database.",
         discussion: "Uses DATABASE_LISTEN_URL when it is set (a direct connection past PgBouncer), else DATABASE_URL, "
-            + "or the embedded cluster under STORESYNC_DATA_DIR when that is unset."
+            + "or the embedded cluster under STORESYNC_DATA_DIR when that is unset. Reads only the database, "
+            + "STORESYNC_SCHEMA_DIR and LOG_* settings: a migration job needs no App Store setting or key."
     )
 
     @OptionGroup var options: ConfigurationOptions
@@ -17,10 +18,10 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let reader = try options.reader()
         let (schema, logger, database) = try await StartupFailure.reporting {
-            let settings = try ServerConfiguration(reader: reader)
+            let settings = try MigrationSettings(reader: reader)
             let schema = try SchemaLocation.resolve(configured: settings.schemaDirectory)
             let logger = ProcessLogging.makeLogger(level: settings.logLevel, format: settings.logFormat)
-            return (schema, logger, try await ServerDatabase.start(for: settings, logger: logger))
+            return (schema, logger, try await ServerDatabase.start(for: settings.database, logger: logger))
         }
         let pool = ConnectionPool(configuration: database.migrationConfiguration, size: 1, logger: logger)
         do {

@@ -165,7 +165,7 @@ import Testing
     /// at once, as a sign-out does, not at the next poll.
     @Test func aDeviceSigningInAgainEndsItsCachedOldTokenAtOnceWhenTheFeedPolls() async throws {
         try await withServer(configure: {
-            $0.databasePoolMode = .transaction
+            $0.database.poolMode = .transaction
             $0.databaseChangePollMilliseconds = 3_000
         }) { server in
             let email = "polled-device@example.com"

@@ -15,14 +15,14 @@ import Testing
     }
 
     @Test func directlyOnPostgreSQLTheListenerAndMigrationsUseThePrimary() throws {
-        let topology = try Self.settings([:]).databaseTopology(primary: Self.primary)
+        let topology = try Self.settings([:]).database.topology(primary: Self.primary)
         #expect(!topology.primary.usesTransactionPooler)
         #expect(topology.direct == topology.primary)
         #expect(topology.standby == nil)
     }
 
     @Test func behindATransactionPoolerWithoutAListenURLThereIsNoDirectConnection() throws {
-        let topology = try Self.settings(["database.poolMode": "transaction"]).databaseTopology(primary: Self.primary)
+        let topology = try Self.settings(["database.poolMode": "transaction"]).database.topology(primary: Self.primary)
         #expect(topology.primary.usesTransactionPooler)
         #expect(topology.direct == nil, "caches are then checked by polling")
     }
@@ -34,7 +34,7 @@ import Testing
             "database.readUrl": "postgres://storesync:secret@bouncer-standby:6432/storesync",
             "database.readMaxLagMs": "250",
         ])
-        let topology = try settings.databaseTopology(primary: Self.primary)
+        let topology = try settings.database.topology(primary: Self.primary)
         #expect(topology.direct?.host == "db-primary")
         #expect(topology.direct?.usesTransactionPooler == false)
         #expect(topology.standby?.host == "bouncer-standby")

@@ -100,6 +100,26 @@ import Testing
         #expect(second.standardOutput.contains("up to date"))
     }
 
+    /// A migration job is given the database and nothing else: no App Store identity, no
+    /// signing key, even where `serve` would demand them (Production).
+    @Test(arguments: [[:], ["STORESYNC_ENVIRONMENT": "Production"]])
+    func migrateNeedsOnlyTheDatabaseSettings(environment: [String: String]) throws {
+        let directory = try StoreSyncBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try StoreSyncBinary.run(["migrate"], environment: environment, directory: directory)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("applied 0001_init"))
+    }
+
+    /// The settings migrate does read are checked as strictly as serve checks them.
+    @Test(arguments: [
+        (["DATABASE_POOL_MODE": "statement"], "DATABASE_POOL_MODE"), (["LOG_LEVEL": "loud"], "LOG_LEVEL"),
+        (["DATABASE_LISTEN_URL": "mysql://somewhere/db"], "DATABASE_LISTEN_URL"),
+    ])
+    func migrateRefusesABadDatabaseSettingByName(environment: [String: String], setting: String) throws {
+        try expectStartUpRefused(["migrate"], environment: environment, naming: setting)
+    }
+
     /// A `Schema/` in the working directory is someone's files, not the server's migrations:
     /// only STORESYNC_SCHEMA_DIR or the bundled ones are run (adversarial review, finding 11).
     @Test func migrateNeverRunsASchemaDirectoryFoundInTheWorkingDirectory() throws {

@@ -30,7 +30,7 @@ public func buildApplication(reader: ConfigReader, metrics: PrometheusCollectorR
     try configuration.checkReferencedFiles()
     var logger = Logger(label: "storesync")
     logger.logLevel = configuration.logLevel
-    let database = try await ServerDatabase.start(for: configuration, logger: logger)
+    let database = try await ServerDatabase.start(for: configuration.database, logger: logger)
     do {
         var app = try await buildApplication(
             configuration: configuration, database: database.configuration, metrics: metrics, logger: logger)
@@ -71,7 +71,7 @@ public func buildApplication(
         logger.logLevel = configuration.logLevel
         return logger
     }()
-    let topology = try configuration.databaseTopology(primary: database)
+    let topology = try configuration.database.topology(primary: database)
     let pool = ConnectionPool(
         configuration: topology.primary.withServerSessionSettings(configuration), size: configuration.databasePoolSize,
         logger: logger)

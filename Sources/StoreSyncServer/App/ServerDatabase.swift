@@ -23,21 +23,21 @@ public struct ServerDatabase: Sendable {
     /// Resolves `DATABASE_URL`, or starts the embedded cluster and makes sure its database exists.
     ///
     /// - Parameters:
-    ///   - settings: The validated server configuration.
+    ///   - settings: The validated database settings.
     ///   - logger: Receives the embedded cluster's start and stop.
     /// - Returns: The database, running.
     /// - Throws: ``ConfigurationError`` for a `DATABASE_URL` that does not parse,
     ///   ``EmbeddedDatabaseError`` when the embedded cluster does not start, ``PostgresError``
     ///   when its database cannot be created.
-    public static func start(for settings: ServerConfiguration, logger: Logger) async throws -> ServerDatabase {
-        if let url = settings.databaseURL {
+    public static func start(for settings: DatabaseSettings, logger: Logger) async throws -> ServerDatabase {
+        if let url = settings.url {
             var configuration: PostgresConfiguration
             do {
                 configuration = try PostgresConfiguration(url: url)
             } catch {
                 throw ConfigurationError.invalid(.databaseURL, "\(error)")
             }
-            configuration.usesTransactionPooler = settings.databasePoolMode == .transaction
+            configuration.usesTransactionPooler = settings.poolMode == .transaction
             return try ServerDatabase(configuration: configuration, embedded: nil, settings: settings, logger: logger)
         }
         let directory = URL(fileURLWithPath: settings.dataDirectory, isDirectory: true)
@@ -60,10 +60,10 @@ public struct ServerDatabase: Sendable {
     }
 
     private init(
-        configuration: PostgresConfiguration, embedded: EmbeddedPostgres?, settings: ServerConfiguration, logger: Logger
+        configuration: PostgresConfiguration, embedded: EmbeddedPostgres?, settings: DatabaseSettings, logger: Logger
     ) throws {
         self.configuration = configuration
-        self.migrationConfiguration = try settings.databaseTopology(primary: configuration).direct ?? configuration
+        self.migrationConfiguration = try settings.topology(primary: configuration).direct ?? configuration
         self.embedded = embedded
         self.logger = logger
     }

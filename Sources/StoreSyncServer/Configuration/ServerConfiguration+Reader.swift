@@ -22,21 +22,12 @@ extension ServerConfiguration {
         httpHost = settings.optional(.httpHost) ?? httpHost
         httpPort = try settings.integer(.httpPort, in: 0...65_535) ?? httpPort
         httpEventLoops = try settings.integer(.httpEventLoops, in: HTTPEventLoops.allowedCounts) ?? httpEventLoops
-        databaseURL = settings.optional(.databaseURL)
+        database = try DatabaseSettings(settings)
         databasePoolSize = try settings.integer(.databasePoolSize, in: 1...512) ?? databasePoolSize
-        if let mode = settings.optional(.databasePoolMode) {
-            guard let parsed = DatabasePoolMode(rawValue: mode.lowercased()) else {
-                throw .invalid(.databasePoolMode, "expected session or transaction, got '\(mode)'")
-            }
-            databasePoolMode = parsed
-        }
-        databaseReadURL = settings.optional(.databaseReadURL, isSecret: true)
         databaseReadMaxLagMilliseconds =
             try settings.integer(.databaseReadMaxLag, in: 1...3_600_000) ?? databaseReadMaxLagMilliseconds
-        databaseListenURL = settings.optional(.databaseListenURL, isSecret: true)
         databaseChangePollMilliseconds =
             try settings.integer(.databaseChangePoll, in: 10...600_000) ?? databaseChangePollMilliseconds
-        dataDirectory = settings.optional(.dataDirectory) ?? dataDirectory
         schemaDirectory = settings.optional(.schemaDirectory)
         appAppleId = try settings.integer(.appAppleId, in: 1...Int.max).map(Int64.init)
         trustedRootsPath = settings.optional(.trustedRoots)
@@ -90,18 +81,22 @@ extension ServerConfiguration {
         databaseStatementTimeoutSeconds =
             try settings.integer(.databaseStatementTimeoutSeconds, in: 0...86_400) ?? databaseStatementTimeoutSeconds
         databaseLockTimeoutSeconds = try settings.integer(.databaseLockTimeoutSeconds, in: 0...86_400) ?? databaseLockTimeoutSeconds
-        if let level = settings.optional(.logLevel) {
-            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
-                throw .invalid(.logLevel, "expected trace, debug, info, notice, warning, error or critical, got '\(level)'")
-            }
-            logLevel = parsed
-        }
+        logLevel = try Self.logLevel(settings) ?? logLevel
         try readOperations(settings)
         try validate()
     }
 }
 
 extension ServerConfiguration {
+    /// `LOG_LEVEL`, by name in any letter case; `nil` when unset.
+    static func logLevel(_ settings: SettingReader) throws(ConfigurationError) -> Logger.Level? {
+        guard let level = settings.optional(.logLevel) else { return nil }
+        guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+            throw .invalid(.logLevel, "expected trace, debug, info, notice, warning, error or critical, got '\(level)'")
+        }
+        return parsed
+    }
+
     /// From ten minutes (a session's use is recorded at most once a minute) to ten years.
     static let sessionIdleRange = 600...315_360_000
 }

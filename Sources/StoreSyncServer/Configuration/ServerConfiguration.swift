@@ -11,21 +11,14 @@ public struct ServerConfiguration: Sendable {
     public var httpPort = 8080
     /// NIO event loops serving HTTP; request handlers run on Swift Concurrency's threads.
     public var httpEventLoops = HTTPEventLoops.defaultCount
-    /// `nil`: run an embedded PostgreSQL under ``dataDirectory``.
-    public var databaseURL: String?
+    /// Which PostgreSQL to use: `DATABASE_URL`, the standby and direct connections, or the
+    /// embedded cluster's directory.
+    public var database = DatabaseSettings()
     public var databasePoolSize = 8
-    /// Whether `databaseURL` (and `databaseReadURL`) is a pooler in transaction mode.
-    public var databasePoolMode = DatabasePoolMode.session
-    /// A hot standby that serves entitlement lookups; `nil`: the primary serves them.
-    public var databaseReadURL: String?
     /// How far behind its primary a standby may be and still serve a lookup.
     public var databaseReadMaxLagMilliseconds = 1_000
-    /// A direct connection for `LISTEN` and migrations; `nil`: `databaseURL`, unless that is a
-    /// transaction pooler (caches are then checked by polling).
-    public var databaseListenURL: String?
     /// Without `LISTEN`, how often cached answers are checked against the database.
     public var databaseChangePollMilliseconds = 1_000
-    public var dataDirectory = ".storesync"
     /// Where the `NNNN_name.sql` migrations are; `nil`: ``SchemaLocation`` finds them.
     public var schemaDirectory: String?
     public var bundleId: String
@@ -151,7 +144,7 @@ public struct ServerConfiguration: Sendable {
                 .reconcilePerMinute,
                 "expected \(Self.reconcileRates.lowerBound) to \(Self.reconcileRates.upperBound), got \(reconcilePerMinute)")
         }
-        try validateDatabaseURLs()
+        try database.validateURLs()
         try validateLimits()
         try validateOperations()
     }

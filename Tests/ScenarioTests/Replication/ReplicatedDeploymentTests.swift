@@ -25,9 +25,9 @@ import Testing
         _ databases: TestReplication.Databases, listening: Bool, cache: Bool = true
     ) -> @Sendable (inout ServerConfiguration) -> Void {
         { settings in
-            settings.databasePoolMode = .transaction
-            settings.databaseReadURL = TestCluster.url(of: databases.standby)
-            if listening { settings.databaseListenURL = TestCluster.url(of: databases.primary) }
+            settings.database.poolMode = .transaction
+            settings.database.readURL = TestCluster.url(of: databases.standby)
+            if listening { settings.database.listenURL = TestCluster.url(of: databases.primary) }
             settings.databaseChangePollMilliseconds = 50
             // The standby answers whenever it has what the device has seen; the bound is not what is tested.
             settings.databaseReadMaxLagMilliseconds = 600_000

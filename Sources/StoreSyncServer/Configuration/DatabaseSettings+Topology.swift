@@ -12,23 +12,23 @@ struct DatabaseTopology: Sendable {
     var direct: PostgresConfiguration?
 }
 
-extension ServerConfiguration {
+extension DatabaseSettings {
     /// The connections these settings name around `primary`, the database `DATABASE_URL` names
     /// (or the embedded cluster, or a test's database).
     ///
     /// - Parameter primary: Where the primary is.
-    /// - Returns: The primary marked per ``databasePoolMode``, the standby and the direct connection.
+    /// - Returns: The primary marked per ``poolMode``, the standby and the direct connection.
     /// - Throws: ``ConfigurationError`` for a URL that does not parse.
-    func databaseTopology(primary: PostgresConfiguration) throws(ConfigurationError) -> DatabaseTopology {
-        let pooled = databasePoolMode == .transaction
+    func topology(primary: PostgresConfiguration) throws(ConfigurationError) -> DatabaseTopology {
+        let pooled = poolMode == .transaction
         var topology = DatabaseTopology(primary: primary)
         topology.primary.usesTransactionPooler = topology.primary.usesTransactionPooler || pooled
-        if let url = databaseReadURL {
+        if let url = readURL {
             var standby = try Self.parse(url, .databaseReadURL)
             standby.usesTransactionPooler = pooled
             topology.standby = standby
         }
-        if let url = databaseListenURL {
+        if let url = listenURL {
             topology.direct = try Self.parse(url, .databaseListenURL)
         } else if !topology.primary.usesTransactionPooler {
             topology.direct = topology.primary
@@ -37,9 +37,9 @@ extension ServerConfiguration {
     }
 
     /// Checks that the read and listen URLs parse (`DATABASE_URL` is parsed where it is used).
-    func validateDatabaseURLs() throws(ConfigurationError) {
-        if let url = databaseReadURL { _ = try Self.parse(url, .databaseReadURL) }
-        if let url = databaseListenURL { _ = try Self.parse(url, .databaseListenURL) }
+    func validateURLs() throws(ConfigurationError) {
+        if let url = readURL { _ = try Self.parse(url, .databaseReadURL) }
+        if let url = listenURL { _ = try Self.parse(url, .databaseListenURL) }
     }
 
     private static func parse(_ url: String, _ setting: Setting) throws(ConfigurationError) -> PostgresConfiguration {
