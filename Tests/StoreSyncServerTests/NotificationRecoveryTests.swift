@@ -131,6 +131,35 @@ import Testing
         }
     }
 
+    @Test("One environment's pass failing does not keep the other's from running and recording where it ended")
+    func aFailedPassDoesNotStopTheOthers() async throws {
+        try await withAppStoreAPIServer(appleEnvironment: .production, configure: { $0.environment = .production }) {
+            server, apple in
+            let bothPassed = try await eventually { try await server.count("notification_recoveries") == 2 }
+            try #require(bothPassed, "the recovery at start did not pass both environments")
+            let startedAt = server.clock.now()
+            let account = try await server.signUp()
+            let (purchase, notification) = try await Self.refundNobodyDelivered(on: server, token: account.token)
+            await apple.addNotification(notification)
+            // Production's pass runs first; its first page is not JSON.
+            await apple.enqueue(.malformedJSON)
+
+            let response = try await server.send(
+                "POST", "/v1/admin/notifications/recover", token: server.adminKey, json: NotificationRecoveryRequest(since: nil))
+
+            #expect(response.status == 502, "the failed pass is reported: \(response.problem?.detail ?? "")")
+            #expect(try await server.events(of: purchase.originalTransactionId).map(\.kind) == ["purchaseClaimed", "revoked"],
+                "the sandbox pass replayed its refund")
+            let marks = try await server.database.withConnection { connection in
+                try await connection.query("SELECT environment, recovered_through FROM notification_recoveries")
+                    .map { try $0.decode((String, Date).self) }
+            }
+            let recorded = Dictionary(uniqueKeysWithValues: marks)
+            #expect(recorded["sandbox"] == server.clock.now(), "the sandbox pass recorded its end")
+            #expect(recorded["production"] == startedAt, "the failed pass recorded nothing")
+        }
+    }
+
     @Test func aSinceOutsideAppleHistoryOrInTheFutureIsRefused() async throws {
         try await withAppStoreAPIServer { server, _ in
             // This server takes only the sandbox, whose history Apple keeps for 30 days.

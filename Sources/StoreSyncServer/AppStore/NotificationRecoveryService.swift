@@ -35,12 +35,16 @@ struct NotificationRecoveryService: Sendable {
     /// How much of the span before the last pass's end a pass reads again.
     static let overlap: TimeInterval = 3_600
 
-    /// Runs a pass per environment the server takes.
+    /// Runs a pass per environment the server takes, each whether or not another failed:
+    /// Apple's sandbox failing must not keep production's missed notifications from being
+    /// replayed, nor the other way round.
     ///
     /// - Parameter since: Replay every notification signed from then on; `nil`: the undelivered
     ///   ones since the last pass.
     /// - Returns: What each pass read and what became of it.
-    /// - Throws: ``RequestError`` for a `since` outside Apple's history, ``AppStoreAPIFailure``.
+    /// - Throws: ``RequestError`` for a `since` outside Apple's history; the first pass's
+    ///   ``AppStoreAPIFailure`` when any failed, once every pass has run (the completed ones
+    ///   have recorded where they ended, so running it again repeats only what failed).
     func recover(since: Date?) async throws -> NotificationRecoveryResponse {
         let clients = try apple.configured()
         let until = now()
@@ -57,10 +61,22 @@ struct NotificationRecoveryService: Sendable {
             guard since < until else { throw RequestError.invalid(field: "since", detail: "since must be in the past") }
         }
         var passes: [NotificationRecoveryResponse.Pass] = []
+        var failure: (any Error)?
         for client in clients {
-            let earliest = until.addingTimeInterval(-Self.historyWindow(for: client.configuration.environment))
-            passes.append(try await pass(client, since: since, until: until, earliest: earliest))
+            let environment = client.configuration.environment
+            let earliest = until.addingTimeInterval(-Self.historyWindow(for: environment))
+            do {
+                passes.append(try await pass(client, since: since, until: until, earliest: earliest))
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                logger.warning(
+                    "App Store notification history not recovered",
+                    metadata: ["appstore.environment": "\(environment.appleName)", "error": "\(error)"])
+                failure = failure ?? error
+            }
         }
+        if let failure { throw failure }
         return NotificationRecoveryResponse(passes: passes)
     }
 
