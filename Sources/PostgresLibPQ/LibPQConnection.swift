@@ -56,9 +56,15 @@ final class LibPQConnection: @unchecked Sendable {  // all mutable state is behi
     }
 
     /// Asks for a health check before the next statement, as a lease does, keeping what the
-    /// borrower set up (a blocking session calls it before each of its statements).
+    /// borrower set up (a blocking session calls it before each of its statements) — unless a
+    /// transaction is open: the check rolls back a transaction a previous borrower left, and
+    /// this one is the borrower's own (a connection lost inside it cannot be replaced anyway;
+    /// its statement fails).
     func checkBeforeNextStatement() {
-        lock.withLock { checkBeforeNextUse = true }
+        lock.withLock {
+            guard !(handle?.isInTransaction ?? false) else { return }
+            checkBeforeNextUse = true
+        }
     }
 
     /// Holds `statements`, which open a transaction, until the next statement and sends them

@@ -35,6 +35,45 @@ import Testing
         }
     }
 
+    /// The health check a session runs before each statement rolls back a transaction left
+    /// open by a previous borrower, never the one the session's own connection has open.
+    @Test(arguments: [true, false])
+    func aSessionInsideATransactionIsPartOfIt(commits: Bool) async throws {
+        try await TestCluster.withPool(size: 1) { pool in
+            try await pool.withConnection { try await $0.execute("CREATE TABLE IF NOT EXISTS session_rows (n int)") }
+            try await pool.withConnection { try await $0.execute("TRUNCATE session_rows") }
+            struct Abandoned: Error {}
+            do {
+                try await pool.withTransaction { connection in
+                    try await connection.withBlockingSession { session in
+                        for n in 1...3 { _ = try session.query("INSERT INTO session_rows VALUES (\(n))") }
+                    }
+                    if !commits { throw Abandoned() }
+                }
+            } catch is Abandoned {}
+            let rows = try await pool.withConnection { connection in
+                try await connection.query("SELECT count(*)::int FROM session_rows").first!.decode(Int.self)
+            }
+            #expect(rows == (commits ? 3 : 0))
+        }
+    }
+
+    @Test func aSessionThatBeginsItsOwnTransactionKeepsItUntilItEndsIt() async throws {
+        try await TestCluster.withPool(size: 1) { pool in
+            let seen = try await pool.withConnection { connection in
+                try await connection.withBlockingSession { session in
+                    _ = try session.query("BEGIN")
+                    _ = try session.query("CREATE TEMP TABLE own_rows (n int) ON COMMIT DROP")
+                    _ = try session.query("INSERT INTO own_rows VALUES (\(1))")
+                    let seen = try #require(try session.query("SELECT count(*)::int FROM own_rows").first).decode(Int.self)
+                    _ = try session.query("COMMIT")
+                    return seen
+                }
+            }
+            #expect(seen == 1)
+        }
+    }
+
     @Test func aServerErrorFailsItsStatementAndTheSessionGoesOn() async throws {
         try await TestCluster.withPool(size: 1) { pool in
             let after = try await pool.withConnection { connection in
