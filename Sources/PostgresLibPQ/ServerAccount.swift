@@ -60,8 +60,14 @@ struct ServerAccount: Sendable {
 
     /// The first ancestor of `path` this account cannot pass through, or nil when all are open to it.
     func firstUntraversableAncestor(of path: String) -> String? {
+        firstUntraversable((path as NSString).deletingLastPathComponent)
+    }
+
+    /// The first of `directory` and its ancestors this account cannot pass through, or nil
+    /// when all are open to it.
+    func firstUntraversable(_ directory: String) -> String? {
         var ancestors: [String] = []
-        var current = (path as NSString).deletingLastPathComponent
+        var current = directory
         while !current.isEmpty {
             ancestors.append(current)
             if current == "/" { break }

@@ -1,6 +1,9 @@
 import Crypto
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct CommandLineTests {
     private let minimal = ["STORESYNC_BUNDLE_ID": "com.example.storesync", "STORESYNC_ENVIRONMENT": "Sandbox"]
@@ -109,6 +112,29 @@ import Testing
         let outcome = try StoreSyncBinary.run(["migrate"], environment: environment, directory: directory)
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("applied 0001_init"))
+    }
+
+    /// Run as root from a checkout in a closed home directory (`/root` is 0700), the embedded
+    /// cluster is kept where PostgreSQL, run as `postgres`, can reach it, and found there again.
+    @Test(.enabled(if: geteuid() == 0, "only a root process runs PostgreSQL as another account"))
+    func migrateAsRootFromAClosedHomeDirectoryWorks() throws {
+        let home = try StoreSyncBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.path)
+        let checkout = home.appendingPathComponent("checkout-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)
+
+        let first = try StoreSyncBinary.run(["migrate"], environment: [:], directory: checkout)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("applied 0001_init"))
+        let second = try StoreSyncBinary.run(["migrate"], environment: [:], directory: checkout)
+        #expect(second.standardOutput.contains("up to date"), "\(second.standardError)")
+
+        let kept = try FileManager.default.contentsOfDirectory(atPath: "/var/lib/storesync")
+            .filter { $0.hasPrefix(checkout.lastPathComponent + "-") }
+        #expect(kept.count == 1)
+        for name in kept { try? FileManager.default.removeItem(atPath: "/var/lib/storesync/" + name) }
+        #expect(!FileManager.default.fileExists(atPath: checkout.appendingPathComponent(".storesync/postgres/data").path))
     }
 
     /// The settings migrate does read are checked as strictly as serve checks them.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 public import Logging
 public import PostgresLibPQ
@@ -40,8 +41,7 @@ public struct ServerDatabase: Sendable {
             configuration.usesTransactionPooler = settings.poolMode == .transaction
             return try ServerDatabase(configuration: configuration, embedded: nil, settings: settings, logger: logger)
         }
-        let directory = URL(fileURLWithPath: settings.dataDirectory, isDirectory: true)
-            .appendingPathComponent("postgres", isDirectory: true)
+        let directory = embeddedClusterDirectory(configured: settings.dataDirectory, logger: logger)
         let embedded = EmbeddedPostgres(directory: directory, logger: logger)
         do {
             try await embedded.start()
@@ -57,6 +57,36 @@ public struct ServerDatabase: Sendable {
         configuration.database = embeddedDatabaseName
         logger.info("embedded PostgreSQL running", metadata: ["db.directory": "\(directory.path)"])
         return try ServerDatabase(configuration: configuration, embedded: embedded, settings: settings, logger: logger)
+    }
+
+    /// Where the embedded cluster lives: under `STORESYNC_DATA_DIR` when it is set; else
+    /// under `.storesync` in the working directory — unless this process is root and
+    /// PostgreSQL, which then runs as an unprivileged account, could not enter that (a checkout
+    /// in `/root`, which is 0700): then in a directory of that checkout's own under
+    /// `/var/lib/storesync`, said in the log. A directory the operator chose is never replaced:
+    /// if it cannot be reached, starting says so.
+    static func embeddedClusterDirectory(
+        configured: String?, logger: Logger,
+        workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true),
+        fallbackRoot: URL = URL(fileURLWithPath: "/var/lib/storesync", isDirectory: true)
+    ) -> URL {
+        let cluster = { (data: URL) in data.appendingPathComponent("postgres", isDirectory: true) }
+        if let configured {
+            let absolute = configured.hasPrefix("/")
+                ? URL(fileURLWithPath: configured, isDirectory: true)
+                : workingDirectory.appendingPathComponent(configured, isDirectory: true)
+            return cluster(absolute.standardizedFileURL)
+        }
+        let local = workingDirectory.appendingPathComponent(".storesync", isDirectory: true).standardizedFileURL
+        guard let blocked = EmbeddedPostgres.blockedAncestor(of: cluster(local)) else { return cluster(local) }
+        // One directory per checkout: the name says whose, the digest of the path keeps two apart.
+        let checkout = local.deletingLastPathComponent()
+        let digest = SHA256.hash(data: Data(local.path.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
+        let data = fallbackRoot.appendingPathComponent("\(checkout.lastPathComponent)-\(digest)", isDirectory: true)
+        logger.notice(
+            "the embedded PostgreSQL keeps its data outside the working directory: as root it runs as an unprivileged account, which cannot enter \(blocked); set STORESYNC_DATA_DIR to choose",
+            metadata: ["db.directory": "\(cluster(data).path)"])
+        return cluster(data)
     }
 
     private init(

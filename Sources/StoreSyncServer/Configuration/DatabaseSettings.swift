@@ -11,8 +11,9 @@ public struct DatabaseSettings: Sendable, Hashable {
     public var readURL: String?
     /// `DATABASE_LISTEN_URL`: a direct connection for `LISTEN` and migrations.
     public var listenURL: String?
-    /// `STORESYNC_DATA_DIR`: where the embedded cluster lives when ``url`` is unset.
-    public var dataDirectory = ".storesync"
+    /// `STORESYNC_DATA_DIR`: where the embedded cluster lives when ``url`` is unset; `nil`:
+    /// `.storesync` in the working directory (``ServerDatabase`` says where when that will not do).
+    public var dataDirectory: String?
 
     /// Settings with every default: the embedded cluster under `.storesync`.
     public init() {}
@@ -30,7 +31,7 @@ public struct DatabaseSettings: Sendable, Hashable {
         poolMode = try settings.choice(.databasePoolMode) ?? poolMode
         readURL = settings.optional(.databaseReadURL, isSecret: true)
         listenURL = settings.optional(.databaseListenURL, isSecret: true)
-        dataDirectory = settings.optional(.dataDirectory) ?? dataDirectory
+        dataDirectory = settings.optional(.dataDirectory)
         try validateURLs()
     }
 }
