@@ -49,6 +49,18 @@ import Testing
         await pool.shutdown()
     }
 
+    /// Apple's notifications are answered with one of these words; the document must list each.
+    @Test func everyNotificationOutcomeIsInTheDocument() {
+        let yaml = String(decoding: OpenAPIDocument.data, as: UTF8.self)
+        let line = yaml.split(separator: "\n").first { $0.contains("status: {type: string, enum: [processed") }
+        let documented = line.map { text in
+            Set(text.split(separator: "[").last!.split(separator: "]").first!.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            })
+        }
+        #expect(documented == Set(NotificationService.Outcome.allCases.map(\.rawValue)))
+    }
+
     @Test func theDocumentIsServed() async throws {
         try await withServer { server in
             let response = try await server.send("GET", "/openapi.yaml")

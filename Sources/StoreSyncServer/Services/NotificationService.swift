@@ -31,7 +31,7 @@ struct NotificationService: Sendable {
 
     private let notifications = NotificationRepository()
     /// Writes Apple's versions with this server's event repository (which queues webhooks).
-    private var writer: AppleVersionsWriter { AppleVersionsWriter(events: events) }
+    private var writer: AppleVersionsWriter { AppleVersionsWriter(events: events, verifier: verifier, logger: logger) }
 
     /// Verifies a notification Apple posted, then processes it.
     ///
@@ -64,10 +64,6 @@ struct NotificationService: Sendable {
         let renewal = verified.renewalInfo?.renewalInfo
         let chain = record?.originalTransactionId ?? renewal?.originalTransactionId
         if let chain { metadata["appstore.original_transaction_id"] = "\(chain)" }
-        if let environment = record?.environment ?? renewal?.environment, let refusal = environments.refusal(of: environment) {
-            logger.info("notification \(Outcome.refused.rawValue): \(refusal)", metadata: metadata)
-            return .refused
-        }
         if let environment = record?.environment ?? renewal?.environment, let refusal = environments.refusal(of: environment) {
             logger.info("notification \(Outcome.refused.rawValue): \(refusal)", metadata: metadata)
             return .refused
