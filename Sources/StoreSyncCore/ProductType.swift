@@ -26,6 +26,12 @@ public struct ProductType: RawRepresentable, Sendable, Hashable, Codable, CaseIt
     /// A fixed period that Apple neither renews nor syncs; the catalog gives its length.
     public static let nonRenewing = ProductType(rawValue: "nonRenewing")
 
+    /// A purchase read from a legacy app receipt whose product the catalog does not define (a
+    /// product retired from it, say): a receipt does not state the kind, so it is kept as this
+    /// one, grants nothing, and the catalog decides once it defines the product, as for a kind
+    /// Apple added (``CatalogProduct/describes(_:)``).
+    public static let unstated = ProductType(rawValue: "unstated")
+
     /// The four kinds StoreSync knows: the only ones a catalog may define.
     public static let allCases: [ProductType] = [.consumable, .nonConsumable, .autoRenewable, .nonRenewing]
 

@@ -313,9 +313,11 @@ import Testing
         try await AppStoreReceiptStandIn.run(reply: { _ in reply }) { standIn in
             let receipt = try await Self.verifier(standIn).verify(receiptData: Self.receiptData, now: Self.now)
 
-            #expect(receipt.records.count == 1)
-            #expect(receipt.records.first?.revocationDate == Date(millisecondsSince1970: 1_749_500_000_000))
-            #expect(receipt.records.first?.revocationReason == .appIssue)
+            let records = Dictionary(uniqueKeysWithValues: receipt.records.map { ($0.transactionId, $0) })
+            #expect(records.count == 2)
+            #expect(records["2000"]?.revocationDate == Date(millisecondsSince1970: 1_749_500_000_000))
+            #expect(records["2000"]?.revocationReason == .appIssue)
+            #expect(records["3000"]?.productType == .unstated, "kept, its kind not guessed")
             #expect(receipt.unclassifiedProductIds == ["com.example.coins"])
             #expect(receipt.entries.count == 2)
         }

@@ -76,6 +76,33 @@ import Testing
         }
     }
 
+    /// A StoreKit 1 app's retired product, left out of today's catalog: its receipt purchase is
+    /// answered and kept, grants nothing, and grants once the product is defined, without
+    /// another restore (as a signed transaction of an unknown product does).
+    @Test func aReceiptPurchaseOfAProductTheCatalogLacksIsKeptAndGrantsOnceDefined() async throws {
+        let id = TestPurchases.nextId()
+        let retired = "com.example.storesync.pro2014"
+        let entry = ReceiptEntry(
+            productId: retired, transactionId: id, originalTransactionId: id,
+            purchaseDateMs: String(Date().addingTimeInterval(-3600).millisecondsSince1970))
+        try await withReceiptServer(reply: Self.sandboxReceipt([entry])) { server, _ in
+            let account = try await server.signUp()
+
+            let body = try await Self.restore(on: server, token: account.token).decode(SyncResponse.self)
+
+            #expect(body.verdicts.map(\.transactionId) == [id])
+            #expect(body.verdicts.map(\.verdict) == [.accepted])
+            #expect(body.snapshot.entitlements.isEmpty)
+            #expect(body.snapshot.transactions.first?.productType == .unstated)
+            let defined = try await server.send(
+                "PUT", "/v1/admin/catalog/products/\(retired)", token: server.adminKey,
+                json: ProductDefinition(type: .nonConsumable, entitlements: ["pro"]))
+            #expect(defined.status == 200)
+            let after = try await server.send("GET", "/v1/entitlements", token: account.token).decode(Snapshot.self)
+            #expect(after.entitlements.map(\.entitlementId) == ["pro"])
+        }
+    }
+
     @Test func aRestoreWithoutAReceiptAsksAppleNothing() async throws {
         try await withReceiptServer(reply: { _ in .status(21010) }) { server, standIn in
             let account = try await server.signUp()

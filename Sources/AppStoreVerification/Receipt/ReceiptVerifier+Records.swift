@@ -31,10 +31,8 @@ extension ReceiptVerifier {
         var records: [TransactionRecord] = []
         var unclassified: Set<String> = []
         for (entry, asOf) in zip(entries, stateAsOf) {
-            guard let productType = productType(of: entry) else {
-                unclassified.insert(entry.productId ?? "")
-                continue
-            }
+            let productType = productType(of: entry) ?? .unstated
+            if productType == .unstated { unclassified.insert(entry.productId ?? "") }
             records.append(
                 try entry.record(productType: productType, environment: environment, stateAsOf: asOf, verifiedAt: now))
         }

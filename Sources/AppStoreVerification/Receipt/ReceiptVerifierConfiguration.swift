@@ -34,7 +34,8 @@ public struct ReceiptVerifierConfiguration: Sendable {
     public var firstEnvironment: AppStoreEnvironment
     /// The product type of each product id, from the catalog: a receipt entry does not say
     /// it. Entries with an expiry date and no listed type are auto-renewable; other unlisted
-    /// entries are reported in ``VerifiedReceipt/unclassifiedProductIds``, not guessed.
+    /// entries are not guessed: their records are ``StoreSyncCore/ProductType/unstated`` and
+    /// their products are listed in ``VerifiedReceipt/unclassifiedProductIds``.
     public var productTypes: [String: ProductType]
 
     /// Creates a configuration.

@@ -14,8 +14,9 @@ public struct VerifiedReceipt: Sendable, Hashable {
     public var status: ReceiptStatus
     /// Every entry as Apple sent it, one per transaction id.
     public var entries: [ReceiptEntry]
-    /// Products whose type neither the configuration nor the entry tells; their entries are
-    /// in ``entries`` but not in ``records``.
+    /// Products whose type neither the configuration nor the entry tells; their records are
+    /// of type ``StoreSyncCore/ProductType/unstated`` (kept, granting nothing until a catalog
+    /// defines the product).
     public var unclassifiedProductIds: [String]
 
     /// Assembles a verified receipt.
