@@ -1,4 +1,5 @@
 import Foundation
+import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncCore
 import StoreSyncServer
@@ -10,6 +11,36 @@ import Testing
         try await withServer { server in
             let catalog = try await server.send("GET", "/v1/catalog").decode(CatalogResponse.self)
             #expect(catalog.products.map(\.productId) == TestCatalog.products.map(\.productId).sorted())
+        }
+    }
+
+    /// Another instance defines a product while this one's reload cannot read the catalog (its
+    /// table locked past the lock timeout): the reload is tried again until it succeeds,
+    /// rather than leaving this instance on the old catalog until the next change.
+    @Test func aCatalogReloadThatFailsIsTriedAgain() async throws {
+        try await withServer(configure: { $0.databaseLockTimeoutSeconds = 1 }) { server in
+            // The other instance's write, its notification held back (triggers off for this
+            // transaction), so that the notification below is the one this instance acts on.
+            try await server.database.withTransaction { connection in
+                try await connection.execute("SET LOCAL session_replication_role = replica")
+                try await connection.execute(
+                    "INSERT INTO products (product_id, type, entitlements) VALUES ('com.example.storesync.later', 'nonConsumable', '{later}')")
+            }
+            try await server.database.withTransaction { blocker in
+                try await blocker.execute("LOCK TABLE products IN ACCESS EXCLUSIVE MODE")
+                try await server.database.withConnection { try await $0.execute("SELECT pg_notify('storesync_catalog', '')") }
+                // The reload waits for the lock, then gives up at the lock timeout.
+                let waited = try await eventually { try await server.someoneWaitsForALock() }
+                try #require(waited, "the reload never asked for the catalog")
+                let gaveUp = try await eventually { try await !server.someoneWaitsForALock() }
+                try #require(gaveUp)
+            }
+
+            let reloaded = try await eventually {
+                let catalog = try await server.send("GET", "/v1/catalog").decode(CatalogResponse.self)
+                return catalog.products.contains { $0.productId == "com.example.storesync.later" }
+            }
+            #expect(reloaded, "the failed reload was never tried again")
         }
     }
 

@@ -107,6 +107,19 @@ final class ChangeFeed: Service, Sendable {
     }
 
     private func relay(_ listener: PostgresListener) async {
+        // Catalog reloads run beside the loop, retried until one succeeds: a reload waiting
+        // for a connection must neither hold back the account and session evictions behind
+        // it nor, failing, leave this instance on the old catalog until the next change.
+        let (reloads, requestReload) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.reloadCatalogWhenAsked(reloads) }
+            await relayEvents(listener, requestReload: requestReload)
+            requestReload.finish()
+            group.cancelAll()
+        }
+    }
+
+    private func relayEvents(_ listener: PostgresListener, requestReload: AsyncStream<String>.Continuation) async {
         // Graceful shutdown stops services in reverse order: this loop must end first, on its
         // own, or the listener it waits for would never be asked to stop.
         for await event in listener.events.cancelOnGracefulShutdown() {
@@ -116,7 +129,7 @@ final class ChangeFeed: Service, Sendable {
                 // Whatever happened while nobody listened is unknown: start from nothing.
                 subscribers.snapshots.invalidateAll()
                 subscribers.sessions.invalidateAll()
-                await reloadCatalog(subscribers.catalog, reason: "reconnect")
+                if !(await reloadCatalog(subscribers.catalog, reason: "reconnect")) { requestReload.yield("reconnect") }
                 subscribers.webhooks?.wake()
                 setLive(true)
                 logger.debug("change feed live")
@@ -132,11 +145,29 @@ final class ChangeFeed: Service, Sendable {
             case .notification(Self.sessionsChannel, let payload):
                 if let hash = Data(hexString: payload) { subscribers.sessions.invalidate(tokenHash: hash) }
             case .notification(Self.catalogChannel, _):
-                await reloadCatalog(subscribers.catalog, reason: "change")
+                requestReload.yield("change")
             case .notification(Self.webhooksChannel, _):
                 subscribers.webhooks?.wake()
             case .notification:
                 continue
+            }
+        }
+    }
+
+    /// Reloads the catalog for each request, one at a time, retrying a failed reload after
+    /// 1 s, then 2, 4 … up to 30 s, until it succeeds; requests made meanwhile are served by
+    /// one more reload after it.
+    private func reloadCatalogWhenAsked(_ requests: AsyncStream<String>) async {
+        for await reason in requests {
+            guard let catalog = attached?.catalog else { continue }
+            var wait = Duration.seconds(1)
+            while !(await reloadCatalog(catalog, reason: reason)) {
+                do {
+                    try await Task.sleep(for: wait)
+                } catch {
+                    return
+                }
+                wait = min(wait * 2, .seconds(30))
             }
         }
     }
@@ -153,12 +184,16 @@ final class ChangeFeed: Service, Sendable {
     /// Whether migrations have run (see ``markSchemaReady()``).
     var isSchemaReady: Bool { schemaReady.withLockedValue { $0 } }
 
-    func reloadCatalog(_ catalog: CatalogService, reason: String) async {
-        guard schemaReady.withLockedValue({ $0 }) else { return }
+    /// Reloads the catalog once migrations have run; whether it did (or had nothing to do).
+    @discardableResult
+    func reloadCatalog(_ catalog: CatalogService, reason: String) async -> Bool {
+        guard schemaReady.withLockedValue({ $0 }) else { return true }
         do {
             try await catalog.reload()
+            return true
         } catch {
             logger.warning("catalog reload failed", metadata: ["storesync.reason": "\(reason)", "error": "\(error)"])
+            return false
         }
     }
 }
