@@ -135,6 +135,36 @@ import Testing
         }
     }
 
+    /// The user deletes the account, signs up again and buys in the same subscription group
+    /// with the new account's token: Apple's notification hands the purchase to the new
+    /// account, with the deleted account's versions of it, and keeps nothing behind.
+    @Test func aPurchaseTheAppStoreHandsToANewAccountByItsTokenTakesTheKeptVersions() async throws {
+        try await withServer { server in
+            let leaving = try await server.signUp()
+            let now = server.clock.now()
+            let day: TimeInterval = 86_400
+            let first = TestPurchases.record(
+                TestCatalog.monthly, type: .autoRenewable, purchased: now.addingTimeInterval(-20 * day),
+                expires: now.addingTimeInterval(10 * day), token: leaving.appAccountToken, group: TestCatalog.subscriptionGroup)
+            _ = try await server.buy(first, token: leaving.token)
+            #expect(try await server.deleteAccount(token: leaving.token, password: TestServer.password).status == 204)
+            #expect(try await server.count("unclaimed_versions") == 1)
+            let next = try await server.signUp()
+            server.clock.advance(by: 60)
+            let changed = TestPurchases.record(
+                TestCatalog.monthly, type: .autoRenewable, original: first.originalTransactionId,
+                purchased: server.clock.now(), expires: server.clock.now().addingTimeInterval(30 * day),
+                token: next.appAccountToken, group: TestCatalog.subscriptionGroup)
+
+            #expect(try await server.notify(.subscribed, subtype: .resubscribe, transaction: changed) == "processed")
+
+            #expect(try await server.owner(of: first.originalTransactionId) == next.accountId)
+            let snapshot = try await server.snapshot(token: next.token)
+            #expect(Set(snapshot.transactions.map(\.transactionId)) == [first.transactionId, changed.transactionId])
+            #expect(try await server.count("unclaimed_versions") == 0, "nothing of the deleted account is kept for an owned purchase")
+        }
+    }
+
     /// Apple signs every transaction of one App Store Server API history answer at the same
     /// moment; a deleted account's versions signed in the same millisecond are all kept, so the
     /// next holder gets the whole history.

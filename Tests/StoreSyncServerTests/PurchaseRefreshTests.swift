@@ -40,6 +40,33 @@ import Testing
         }
     }
 
+    /// A chain whose transactions carry two accounts' tokens (an upgrade bought while signed in
+    /// to another account) goes, when nobody holds it, to the newest transaction's account, as
+    /// a restore of it would decide: not to whichever token comes first.
+    @Test(arguments: [false, true])
+    func aPurchaseNobodyHoldsGoesToTheAccountOfItsNewestToken(newestFirst: Bool) async throws {
+        try await withAppStoreAPIServer { server, apple in
+            let earlier = try await server.signUp()
+            let later = try await server.signUp()
+            let now = server.clock.now()
+            let day: TimeInterval = 86_400
+            let first = TestPurchases.record(
+                TestCatalog.monthly, type: .autoRenewable, purchased: now.addingTimeInterval(-40 * day),
+                expires: now.addingTimeInterval(-10 * day), token: earlier.appAccountToken, group: TestCatalog.subscriptionGroup)
+            let newest = TestPurchases.record(
+                TestCatalog.monthly, type: .autoRenewable, original: first.originalTransactionId,
+                purchased: now.addingTimeInterval(-10 * day), expires: now.addingTimeInterval(20 * day),
+                token: later.appAccountToken, group: TestCatalog.subscriptionGroup)
+            await apple.addTransactions(newestFirst ? [newest, first] : [first, newest])
+
+            let refreshed = try await server.refresh(first.originalTransactionId).decode(PurchaseRefreshResponse.self)
+
+            #expect(refreshed.holders == [later.accountId])
+            #expect(try await server.owner(of: first.originalTransactionId) == later.accountId)
+            #expect(try await server.entitlementIds(token: later.token) == ["premium"])
+        }
+    }
+
     @Test func aSecondRefreshChangesNothing() async throws {
         try await withAppStoreAPIServer { server, apple in
             let (account, first, _) = try await Self.lapsedSubscriber(on: server, apple: apple)

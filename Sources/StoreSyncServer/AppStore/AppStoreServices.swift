@@ -44,7 +44,7 @@ struct AppStoreServices: Sendable {
         clients = AppStoreAPIClients(configurations: configurations, verifiers: verifiers, logger: logger, now: now)
         reconciliation = ReconciliationService(
             pool: pool, apple: clients, snapshots: snapshots, logger: logger, now: now,
-            writer: AppleVersionsWriter(events: notifications.events))
+            writer: AppleVersionsWriter(events: notifications.events, verifier: notifications.verifier, logger: logger))
         recovery = NotificationRecoveryService(
             pool: pool, apple: clients, notifications: notifications, logger: logger, now: now)
         orders = OrderLookupService(pool: pool, apple: clients, catalog: catalog, now: now)

@@ -104,10 +104,19 @@ struct VerificationService: Sendable {
     /// Verifies a version kept for an unclaimed purchase again; a version that no longer
     /// verifies (trusted roots changed) is dropped and logged.
     func unclaimed(_ kind: UnclaimedKind, _ payload: String) async -> UnclaimedVersion? {
+        await verifier.keptVersion(kind, payload, logger: logger)
+    }
+}
+
+extension SignedDataVerifier {
+    /// Verifies a version kept for an unclaimed purchase again, as it is handed to the account
+    /// that now takes the purchase; a version that no longer verifies (trusted roots changed)
+    /// is dropped and logged.
+    func keptVersion(_ kind: UnclaimedKind, _ payload: String, logger: Logger) async -> UnclaimedVersion? {
         do {
             switch kind {
-            case .transaction: return .transaction(try await verifier.verifyTransaction(payload).record)
-            case .renewalInfo: return .renewalInfo(try await verifier.verifyRenewalInfo(payload).renewalInfo)
+            case .transaction: return .transaction(try await verifyTransaction(payload).record)
+            case .renewalInfo: return .renewalInfo(try await verifyRenewalInfo(payload).renewalInfo)
             }
         } catch {
             logger.warning("an unclaimed signed version no longer verifies", metadata: ["error": "\(error)"])

@@ -31,7 +31,4 @@ struct AppleVersions: Sendable {
     var environment: AppStoreEnvironment {
         transactions.first?.environment ?? renewalInfo?.environment ?? .production
     }
-
-    /// The appAccountToken StoreKit carried in the purchase, if any transaction has one.
-    var appAccountToken: UUID? { transactions.lazy.compactMap(\.appAccountToken).first }
 }

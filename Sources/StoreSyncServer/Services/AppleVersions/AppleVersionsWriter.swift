@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import Logging
 import PostgresLibPQ
 import StoreSyncCore
 
@@ -9,8 +10,9 @@ import StoreSyncCore
 ///
 /// The purchase's owner row is locked first, then each holder's version row, so this
 /// serialises with uploads, restores and transfers of the purchase. A purchase nobody holds
-/// goes to the account its appAccountToken names, if any; otherwise it waits for the first
-/// account to present it. A version that only restates what a holder has is not stored.
+/// goes to the account the appAccountToken of its newest transaction naming one names, with
+/// the versions kept while nobody held it (a deleted account's); otherwise it waits for the
+/// first account to present it. A version that only restates what a holder has is not stored.
 struct AppleVersionsWriter: Sendable {
     private let accounts = AccountRepository()
     private let transactions = TransactionRepository()
@@ -18,6 +20,9 @@ struct AppleVersionsWriter: Sendable {
     private let ownership = OwnershipRepository()
     /// Appends the events (and queues their webhook deliveries) in the caller's transaction.
     let events: EventRepository
+    /// Verifies the versions kept for a purchase nobody held, again, as an account takes it.
+    let verifier: SignedDataVerifier
+    let logger: Logger
     private let notifications = NotificationRepository()
 
     /// Merges the versions into every holder's ledger, appends the events they announce and
@@ -32,14 +37,14 @@ struct AppleVersionsWriter: Sendable {
         try await ownership.insertMissing([(chain, versions.environment, owner: nil)], on: connection)
         let owner = try await ownership.lockOwners([chain], on: connection)[chain]
         var applied = AppliedVersions()
+        var versions = versions
         var holders = try await transactions.holders(of: chain, on: connection)
         if holders.isEmpty {
-            guard let token = versions.appAccountToken,
-                let account = try await accounts.accounts(byAppAccountTokens: [token], on: connection)[token]
-            else {
+            guard let account = try await tokenAccount(of: versions, on: connection) else {
                 if case .notification = versions.source { try await keepUnclaimed(versions, on: connection) }
                 return applied
             }
+            versions = try await withKeptVersions(versions, on: connection)
             if owner?.accountId != account {
                 try await ownership.setOwner(chain, to: account, boundByToken: true, on: connection)
                 applied.events.append(NewEvent(
@@ -55,6 +60,43 @@ struct AppleVersionsWriter: Sendable {
         }
         applied.changedAccounts = try await events.append(applied.events, bumpingVersionsOf: changed, on: connection)
         return applied
+    }
+
+    /// The account the purchase goes to when nobody holds it: the one the appAccountToken of
+    /// the newest transaction whose token names an account names (``TransactionRecord/isNewer(_:than:)``),
+    /// as a restore decides it; an older token, or one of a deleted account, does not decide.
+    private func tokenAccount(of versions: AppleVersions, on connection: PostgresConnection) async throws -> UUID? {
+        let tokens = Set(versions.transactions.compactMap(\.appAccountToken))
+        guard !tokens.isEmpty else { return nil }
+        let accountsByToken = try await accounts.accounts(byAppAccountTokens: Array(tokens), on: connection)
+        var newest: (record: TransactionRecord, account: UUID)?
+        for record in versions.transactions {
+            guard let account = record.appAccountToken.flatMap({ accountsByToken[$0] }) else { continue }
+            if let current = newest, !TransactionRecord.isNewer(record, than: current.record) { continue }
+            newest = (record, account)
+        }
+        return newest?.account
+    }
+
+    /// Apple's versions with those kept while nobody held the purchase, each verified again,
+    /// taken out of keeping: the account the purchase now goes to gets its whole history (a
+    /// deleted account's refund, say), and nothing of it stays behind.
+    private func withKeptVersions(_ versions: AppleVersions, on connection: PostgresConnection) async throws -> AppleVersions {
+        let kept = try await notifications.takeUnclaimed([versions.originalTransactionId], on: connection)
+        guard !kept.isEmpty else { return versions }
+        var transactions = versions.transactions
+        var renewals = Ledger()
+        if let renewal = versions.renewalInfo { renewals.merge(renewal) }
+        for version in kept {
+            switch await verifier.keptVersion(version.kind, version.signedPayload, logger: logger) {
+            case .transaction(let record): transactions.append(record)
+            case .renewalInfo(let info): renewals.merge(info)
+            case nil: continue
+            }
+        }
+        return AppleVersions(
+            originalTransactionId: versions.originalTransactionId, transactions: transactions,
+            renewalInfo: renewals.renewalInfos.first, source: versions.source)
     }
 
     /// Writes the versions to one holder; answers whether its rows changed.
@@ -116,9 +158,12 @@ struct AppleVersionsWriter: Sendable {
                     reason: "\(type.rawValue) from the App Store"))
             }
         case .appStoreServerAPI(let renewals, let expiredTransactionId):
+            // Once per transaction: a kept version of a renewal may be stored beside Apple's.
+            var renewed: Set<String> = []
             for record in versions.transactions
             where renewals.contains(record.transactionId) && before[record.transactionId] == nil
                 && inserted.contains(VersionKey(accountId: holder, record: record))
+                && renewed.insert(record.transactionId).inserted
             {
                 announced.append(NewEvent(
                     accountId: holder, kind: .renewed, originalTransactionId: chain, transactionId: record.transactionId,
