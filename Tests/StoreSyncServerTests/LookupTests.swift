@@ -26,6 +26,35 @@ import Testing
         }
     }
 
+    /// An upload's and a restore's answers carry their snapshot's ETag, the one a lookup gives
+    /// it: sent back, it is a 304, and no cache or standby may answer the device with less. A
+    /// dry run's preview, of nothing stored, carries none.
+    @Test func aSyncsAnswerCarriesItsSnapshotsETag() async throws {
+        try await withServer { server in
+            let account = try await server.signUp()
+            let uploaded = try await server.upload(
+                server.signer.signTransaction(TestPurchases.record(purchased: server.clock.now())), token: account.token)
+            let uploadTag = try #require(uploaded.header("ETag"))
+            let lookup = try await server.send("GET", "/v1/entitlements", token: account.token)
+            #expect(lookup.header("ETag") == uploadTag)
+            let held = try await server.send("GET", "/v1/entitlements", token: account.token, headers: ["If-None-Match": uploadTag])
+            #expect(held.status == 304)
+
+            let restore = { (dryRun: Bool) in
+                try await server.send(
+                    "POST", "/v1/restore", token: account.token,
+                    json: RestoreRequest(
+                        entries: [server.entry(TestPurchases.record(purchased: server.clock.now()))], userInitiated: true,
+                        dryRun: dryRun))
+            }
+            let restored = try await restore(false)
+            let restoreTag = try #require(restored.header("ETag"))
+            #expect(restoreTag != uploadTag)
+            #expect(try await server.send("GET", "/v1/entitlements", token: account.token).header("ETag") == restoreTag)
+            #expect(try await restore(true).header("ETag") == nil)
+        }
+    }
+
     /// A lookup that reaches the database answers 304 for a held version as a cached one does
     /// (and builds no snapshot for it): with the cache off, and once a cached entry aged out.
     @Test(arguments: [false, true])

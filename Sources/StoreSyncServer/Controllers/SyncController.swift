@@ -24,8 +24,10 @@ struct SyncController {
         return Self.response(for: outcome)
     }
 
-    /// The ``SyncResponse`` the sync wrote.
+    /// The ``SyncResponse`` the sync wrote, with the ETag of its snapshot: sent back in
+    /// `If-None-Match`, it keeps the device's next lookup from being answered with less.
     private static func response(for outcome: SyncOutcome) -> Response {
-        .json(outcome.body)
+        guard let etag = outcome.etag else { return .json(outcome.body) }
+        return .json(outcome.body, headers: [.eTag: etag])
     }
 }

@@ -153,10 +153,11 @@ struct PurchaseSyncService: Sendable {
         whileStoring: @escaping @Sendable () async -> Void = {}
     ) async throws -> SyncOutcome {
         let now = now()
-        let catalog = catalog.current
+        let catalogState = catalog.currentState
+        let catalog = catalogState.catalog
         let presented = consume items
         let chains = SyncTransaction.chains(of: presented)
-        let (verdicts, body, moves, newVersions) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
+        let (verdicts, body, version, moves, newVersions) = try await pool.withRetryingTransaction(rollbackOnly: options.dryRun) { connection in
             let transaction = SyncTransaction(
                 connection: connection, presenter: accountId, options: options, rules: rules, catalog: catalog, now: now,
                 events: events)
@@ -185,7 +186,7 @@ struct PurchaseSyncService: Sendable {
             let newVersions = try await transaction.finish(stored, endingTransaction: true)
             await besides
             let (verdicts, body) = try await answered
-            return (verdicts, body, stored.moves, newVersions)
+            return (verdicts, body, stored.version, stored.moves, newVersions)
         }
         // Stored and answered: the signed texts, most of a large restore's memory, are let go.
         Self.letGo(consume presented, consume chains)
@@ -193,7 +194,9 @@ struct PurchaseSyncService: Sendable {
         guard !options.dryRun else { return SyncOutcome(verdicts: verdicts, body: body, changedAccounts: [:]) }
         snapshots.invalidate(newVersions)
         for move in moves { log(move) }
-        return SyncOutcome(verdicts: verdicts, body: body, changedAccounts: newVersions)
+        return SyncOutcome(
+            verdicts: verdicts, body: body, changedAccounts: newVersions,
+            etag: LookupService.etag(version: version, catalogRevision: catalogState.revision))
     }
 
     /// Releases a sync's items and chains in a task of their own: freeing a large restore's

@@ -36,6 +36,10 @@ struct SyncOutcome: Sendable {
     /// Every account whose version changed, with its new version (cached snapshots of older
     /// versions are stale).
     var changedAccounts: [UUID: Int64]
+    /// The ETag `GET /v1/entitlements` gives the snapshot's version under the catalog it was
+    /// derived with, so the device's next lookup names what it has seen (no standby or cache
+    /// answers older); `nil` for a dry run, whose preview is of nothing stored.
+    var etag: String? = nil
 }
 
 /// A signed version kept for a purchase nobody held, verified again when an account claims it.
