@@ -74,6 +74,24 @@ import Testing
         }
     }
 
+    /// A tombstone past the cache's age is dropped as room is made; a standby lagging longer
+    /// than that (the setting allows it) must not then store its answer from before the
+    /// eviction: the refunded version would come back.
+    @Test func anAnswerReadBeforeATombstoneAgedOutIsNotStored() async throws {
+        try await SnapshotEvictionTests.withLiveCache(capacity: 4) { snapshots in
+            let refunded = UUID()
+            let readBefore = ContinuousClock.now
+            snapshots.invalidate(refunded, newVersion: 6)
+            let later = Date().addingTimeInterval(snapshots.maxAge + 1)
+            // The fourth entry fills the cache at `later`, when the tombstone is past its age.
+            for _ in 0..<4 { snapshots.store(try Self.signed(snapshots, UUID(), version: 1), catalogRevision: "r", at: later) }
+
+            snapshots.store(try Self.signed(snapshots, refunded, version: 5), catalogRevision: "r", at: later, freshAsOf: readBefore)
+
+            #expect(snapshots.cached(accountId: refunded, catalogRevision: "r", at: later) == nil)
+        }
+    }
+
     @Test func aPollEvictsWhatChangedOrWentAndConfirmsTheRest() async throws {
         try await SnapshotEvictionTests.withLiveCache { snapshots in
             let (changed, unchanged, deleted) = (UUID(), UUID(), UUID())

@@ -319,15 +319,22 @@ final class SnapshotService: Sendable {
 
     /// Drops tombstones and entries past their age first, then arbitrary entries down to 3/4 of
     /// the capacity and, with `incoming` bytes about to be stored, of the byte budget;
-    /// forgetting a recent tombstone forgets its eviction, so older answers are refused from now.
+    /// forgetting a tombstone forgets its eviction, so older answers are refused from now. That
+    /// holds for one past its age too: a standby may lag longer than ``maxAge``
+    /// (`DATABASE_READ_MAX_LAG_MS` allows an hour), and its answer from before the eviction
+    /// must not come back.
     private func makeRoom(_ state: inout State, now: Date, for incoming: Int) {
+        var forgotEviction = false
         state.keep { entry in
             switch entry {
-            case .snapshot(let cached): now.timeIntervalSince(cached.storedAt) < maxAge
-            case .evicted(_, let at): now.timeIntervalSince(at) < maxAge
+            case .snapshot(let cached):
+                return now.timeIntervalSince(cached.storedAt) < maxAge
+            case .evicted(_, let at):
+                let isRecent = now.timeIntervalSince(at) < maxAge
+                if !isRecent { forgotEviction = true }
+                return isRecent
             }
         }
-        var forgotEviction = false
         while !state.entries.isEmpty,
             state.entries.count >= capacity * 3 / 4 || state.bodyBytes + incoming > byteBudget * 3 / 4
         {
