@@ -8,5 +8,7 @@ public enum SandboxInProduction: String, Sendable, Hashable, CaseIterable {
     /// Sandbox purchases grant their entitlements, marked `environment: sandbox` (the default).
     case grant
     /// Sandbox purchases are rejected, with a reason naming `STORESYNC_SANDBOX_IN_PRODUCTION`.
+    /// The setting decides what is taken in: Sandbox purchases stored while it was `grant`
+    /// keep granting.
     case refuse
 }
