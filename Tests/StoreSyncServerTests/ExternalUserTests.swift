@@ -1,3 +1,4 @@
+import AppStorePayloads
 import Foundation
 import StoreSyncAPI
 import StoreSyncCore
@@ -21,6 +22,51 @@ import Testing
             #expect(again.status == 200)
             #expect(try again.decode(ExternalUser.self) == user)
             #expect(try await server.count("accounts") == 1)
+        }
+    }
+
+    /// An app whose backend already tagged its users' StoreKit purchases with its own UUIDs:
+    /// the account takes that token, and a purchase Apple reports with it belongs to it.
+    @Test func anAccountTakesTheTokenTheAppAlreadyGivesStoreKit() async throws {
+        try await withServer { server in
+            let token = UUID()
+            let created = try await server.send("PUT", path("user-1"), token: server.adminKey, json: ExternalUserRequest(appAccountToken: token))
+            #expect(created.status == 201)
+            let user = try created.decode(ExternalUser.self)
+            #expect(user.appAccountToken == token)
+            let again = try await server.send("PUT", path("user-1"), token: server.adminKey, json: ExternalUserRequest(appAccountToken: token))
+            #expect(again.status == 200)
+            #expect(try await server.send("PUT", path("user-1"), token: server.adminKey).status == 200, "no body: the account as it is")
+
+            // A purchase made before the account existed, tagged by the app, arrives from Apple.
+            let purchase = TestPurchases.record(purchased: server.clock.now(), token: token)
+            #expect(try await server.notify(.oneTimeCharge, transaction: purchase) == "processed")
+            #expect(try await server.owner(of: purchase.originalTransactionId) == user.accountId)
+        }
+    }
+
+    /// A token never changes once bound, and is never two accounts'; neither attempt changes anything.
+    @Test func aTokenOfAnotherAccountOrAnotherTokenForThisOneIsAConflict() async throws {
+        try await withServer { server in
+            let token = UUID()
+            let first = try await server.send("PUT", path("user-1"), token: server.adminKey, json: ExternalUserRequest(appAccountToken: token))
+            #expect(first.status == 201)
+            let taken = try await server.send("PUT", path("user-2"), token: server.adminKey, json: ExternalUserRequest(appAccountToken: token))
+            #expect(taken.status == 409)
+            #expect(taken.problem?.field == "appAccountToken")
+            let emailAccount = try await server.signUp()
+            let other = try await server.send(
+                "PUT", path("user-3"), token: server.adminKey, json: ExternalUserRequest(appAccountToken: emailAccount.appAccountToken))
+            #expect(other.status == 409)
+            let changed = try await server.send("PUT", path("user-1"), token: server.adminKey, json: ExternalUserRequest(appAccountToken: UUID()))
+            #expect(changed.status == 409)
+            let nilToken = try await server.send(
+                "PUT", path("user-4"), token: server.adminKey,
+                json: ExternalUserRequest(appAccountToken: UUID(uuidString: "00000000-0000-0000-0000-000000000000")))
+            #expect(nilToken.status == 400)
+            #expect(try await server.count("accounts") == 2, "the first user and the email account")
+            let bound = try await server.send("PUT", path("user-1"), token: server.adminKey).decode(ExternalUser.self)
+            #expect(bound.appAccountToken == token)
         }
     }
 

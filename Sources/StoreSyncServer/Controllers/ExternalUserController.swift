@@ -17,9 +17,14 @@ struct ExternalUserController {
         group.delete("users/{externalUserId}", use: delete)
     }
 
-    /// 201 when this call created the account, 200 when it existed.
+    /// 201 when this call created the account, 200 when it existed. The body
+    /// (`{appAccountToken?}`) is optional.
     @Sendable func bind(_ request: Request, context: StoreSyncRequestContext) async throws -> Response {
-        let (user, created) = try await accounts.externalUser(try Self.externalUserId(context))
+        let id = try Self.externalUserId(context)
+        let body = request.headers[.contentType] == nil
+            ? ExternalUserRequest()
+            : try await request.decodeJSON(ExternalUserRequest.self, limit: maxBodyBytes)
+        let (user, created) = try await accounts.externalUser(id, appAccountToken: body.appAccountToken)
         return try context.responseEncoder.encode(user, from: request, context: context)
             .with(status: created ? .created : .ok)
     }

@@ -38,6 +38,8 @@ extension ProblemError {
             self = .unauthorized("the account was deleted")
         case .notFound(let detail):
             self = .notFound(detail)
+        case .appAccountTokenConflict(let detail):
+            self.init(.conflict, detail: detail, field: "appAccountToken")
         case .rateLimited(let seconds):
             self.init(
                 .rateLimited, status: .tooManyRequests, detail: "too many attempts; retry in \(seconds) s",

@@ -13,6 +13,9 @@ enum AccountError: Error, Equatable {
     /// The account was deleted while the request was under way (its session was valid when it
     /// arrived).
     case accountDeleted
+    /// The appAccountToken asked for is another account's, or this account has another one
+    /// (a token never changes once bound); the detail says which.
+    case appAccountTokenConflict(String)
     /// No such device among the account's sessions, or no such account.
     case notFound(String)
     /// Too many attempts for this email or from this address; the next may come after this
