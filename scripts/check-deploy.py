@@ -19,6 +19,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 problems = []
 
 
+# Settings the compose file does not take from .env, and why.
+NOT_FROM_ENV_FILE = {
+    "HTTP_HOST", "HTTP_PORT", "STORESYNC_SCHEMA_DIR",  # the image's own (Dockerfile ENV)
+    "STORESYNC_DATA_DIR",  # DATABASE_URL is set: no embedded cluster
+    # One PostgreSQL, reached directly: no pooler, standby or listen connection to name.
+    "DATABASE_POOL_MODE", "DATABASE_READ_URL", "DATABASE_READ_MAX_LAG_MS", "DATABASE_LISTEN_URL", "DATABASE_CHANGE_POLL_MS",
+    "STORESYNC_ALLOW_UNVERIFIED",  # a development switch, never for a deployment
+}
+
+
 def problem(text):
     problems.append(text)
 
@@ -125,6 +135,10 @@ def check_compose(dockerfile_env):
     known = settings() | {"PGPASSWORD"}
     for key in sorted(set(env) - known):
         problem(f"storesync: {key} is not a StoreSync setting")
+    # Every other setting must reach the server from .env: compose passes a container only the
+    # variables its file names, so one left out is silently ignored when an operator sets it.
+    for key in sorted(settings() - set(env) - NOT_FROM_ENV_FILE):
+        problem(f"storesync: {key} is not passed on from .env (add {key}: ${{{key}:-}})")
     if server.get("healthcheck", {}).get("test") != ["CMD", "/app/storesync", "health"]:
         problem("storesync: the healthcheck must be [CMD, /app/storesync, health] (the image has no curl or bash)")
     conditions = {dep: spec.get("condition") for dep, spec in (server.get("depends_on") or {}).items()}
