@@ -1,5 +1,5 @@
 # StoreSync — the commands a newcomer runs. Each installs what is missing first.
-#   make run    build and serve on an embedded PostgreSQL (.storesync/)
+#   make run    build and serve on an embedded PostgreSQL (.storesync/), with keys kept in .storesync/keys
 #   make test   the whole test suite against a real PostgreSQL the tests start themselves,
 #               then make check-client and the Docker deployment's checks (scripts/check-deploy.sh)
 #   make check-client   an app depending on StoreSyncClient alone builds none of the server's
@@ -22,9 +22,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The snapshot signing key and the admin key are made once into .storesync/keys and kept, so
+# a client that pinned the public key keeps trusting snapshots across restarts.
 run: deps
 	$(SWIFT) build --product storesync
-	$(BIN)/storesync serve
+	$(BIN)/storesync keygen --into .storesync/keys
+	STORESYNC_SIGNING_KEY_FILE=.storesync/keys/signing-key STORESYNC_ADMIN_API_KEY_FILE=.storesync/keys/admin-api-key \
+		$(BIN)/storesync serve
 
 migrate: deps
 	$(SWIFT) build --product storesync
