@@ -69,7 +69,9 @@ extension StoreSyncClient {
     /// Signs in with a session the app's own backend minted for its user
     /// (`POST /v1/admin/users/{externalUserId}/sessions`) and handed to the app: from then on the
     /// client works exactly as after ``signIn(email:password:deviceName:)``, and any account
-    /// signed in before is signed out.
+    /// signed in before is signed out. An app that uses ``PurchaseCoordinator`` adopts through
+    /// ``PurchaseCoordinator/adoptSession(_:)`` instead, which also imports what the user's
+    /// Apple ID already owns, as its sign-in does.
     ///
     /// - Parameter minted: The session, as the admin route answered it.
     /// - Returns: The session (without an email).
