@@ -73,6 +73,10 @@ extension PurchaseCoordinator {
     ///
     /// - Every ``RecordOutcome``: acknowledged, durably queued, or stored until sign-in.
     /// - Owned by another account: kept in the ledger for a restore the user asks for.
+    /// - Refused for its App Store environment (`environment-refused`: Sandbox on a Production
+    ///   server that refuses it, an Xcode purchase on a real server): this server never takes
+    ///   it, however often StoreKit delivers it; the refusal stays in
+    ///   ``StoreSyncClient/rejectedUploads``.
     /// - Refused as unverifiable, or unreadable: finished only when StoreKit could not verify
     ///   it either (a forgery both agree on). When StoreKit vouches for it, the server or this
     ///   library is misconfigured, and StoreKit's next delivery gives it another chance.
@@ -82,6 +86,8 @@ extension PurchaseCoordinator {
         case .success:
             true
         case .failure(.ownedByOtherAccount):
+            true
+        case .failure(.invalidInput(let problem)) where problem.refusesEnvironment:
             true
         case .failure(.invalidInput), .failure(.malformedTransaction):
             !verifiedByStoreKit
