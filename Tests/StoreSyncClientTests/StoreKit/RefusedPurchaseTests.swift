@@ -23,7 +23,11 @@ import Testing
             let outcome = await phone.purchases.purchase(TestCatalog.lifetime)
             let transactionId = try #require(phone.appStore.finishedTransactionIds.first, "finished: no later delivery can change the answer")
             #expect(phone.appStore.unfinishedTransactionIds.isEmpty)
-            #expect(outcome.recorded == nil)
+            guard case .invalidInput(let problem)? = outcome.rejection else {
+                Issue.record("expected a purchase rejected and finished, got \(outcome)")
+                return
+            }
+            #expect(problem.problemType == .environmentRefused)
             let rejected = await phone.client.rejectedUploads
             #expect(rejected.map(\.transactionId) == [transactionId])
             #expect(rejected.first?.problemType == ProblemType.environmentRefused.uri)
