@@ -55,6 +55,11 @@ extension StoreSyncClient {
                     originalTransactionId: entry.originalTransactionId, transactionId: entry.transactionId, verdict: .known,
                     productId: entry.productId)
             return .acknowledged(verdict)
+        case .failure(.unauthorized):
+            // The server ended this session, and so does the device. The entry stays in the
+            // account's outbox, due as it was, and goes up once the account signs in again.
+            endRefusedSession(ticket)
+            return .retryLater(.unauthorized)
         case .failure(let error) where error.refusesUploadForGood:
             refuse(entry, because: error, in: partition)
             return .refused(error)

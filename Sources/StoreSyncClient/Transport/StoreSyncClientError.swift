@@ -6,7 +6,12 @@ public enum StoreSyncClientError: Error, Sendable, Hashable, CustomStringConvert
     /// No response arrived: no connectivity, a timeout, a TLS failure. Retry later; purchases
     /// recorded meanwhile wait in the outbox.
     case offline
-    /// The server refused the session (signed out elsewhere, or expired): sign in again.
+    /// The StoreSync server refused the session: signed out from another device, revoked by a
+    /// password change on another device, unused too long, or its account deleted. The client
+    /// has ended it on this device as ``StoreSyncClient/signOut()`` would (``StoreSyncClient/session``
+    /// is `nil`), keeping the account's outbox: ask the user to sign in again, and what waits
+    /// goes up then. A 401 that is not StoreSync's, such as a captive portal's, is an
+    /// ``invalidInput(_:)`` from elsewhere and ends nothing.
     case unauthorized
     /// Another account owns the purchase and the server's transfer policy keeps it there.
     /// A restore the user asks for may move it, if the policy allows.
