@@ -57,6 +57,12 @@ public struct ProblemType: Sendable, Hashable, CaseIterable {
     public static let invalidSignedData = ProblemType("invalid-signed-data", "Invalid signed data", 422)
     /// Apple's verifyReceipt rejected the receipt (422).
     public static let receiptRejected = ProblemType("receipt-rejected", "Receipt rejected", 422)
+    /// A JWS that verified, from an App Store environment this server does not take by policy:
+    /// Sandbox on a Production server set to `STORESYNC_SANDBOX_IN_PRODUCTION=refuse`, Xcode or
+    /// LocalTesting on a Production server, any other environment than its own on the others
+    /// (422). Unlike ``invalidSignedData``, no change of trusted roots or bundle settings makes
+    /// this server take it: the refusal is final.
+    public static let environmentRefused = ProblemType("environment-refused", "Environment refused", 422)
     /// A dependency (PostgreSQL, Apple) is unavailable; retry later (503).
     public static let serviceUnavailable = ProblemType("service-unavailable", "Service unavailable", 503)
     /// The route needs the App Store Server API and its settings are not set (503).
@@ -73,7 +79,7 @@ public struct ProblemType: Sendable, Hashable, CaseIterable {
     public static let allCases: [ProblemType] = [
         .invalidRequest, .malformedJSON, .unsupportedMediaType, .payloadTooLarge, .unauthorized, .forbidden,
         .notFound, .emailTaken, .weakPassword, .invalidCredentials, .rateLimited, .ownedByOtherAccount,
-        .invalidSignedData, .receiptRejected, .serviceUnavailable, .appStoreAPINotConfigured, .appStoreAPIError,
+        .invalidSignedData, .receiptRejected, .environmentRefused, .serviceUnavailable, .appStoreAPINotConfigured, .appStoreAPIError,
         .internal, .conflict,
     ]
 }

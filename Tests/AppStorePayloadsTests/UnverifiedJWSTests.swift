@@ -40,4 +40,19 @@ import Testing
         let payload = Data(#"{"transactionId":"1","originalTransactionId":"1","productId":"p","type":"","purchaseDate":1,"signedDate":1,"bundleId":"b"}"#.utf8)
         #expect(throws: PayloadError.malformed("type is missing")) { try UnverifiedJWS.transaction(signer.sign(payload: payload)) }
     }
+
+    @Test func theEnvironmentATransactionNamesIsReadAsNamedAndNeverGuessed() throws {
+        let signer = AppStoreTestSigner(pki: try TestPKI.make())
+        func named(_ environment: String?) -> String {
+            let field = environment.map { #","environment":"\#($0)""# } ?? ""
+            return signer.sign(payload: Data(
+                #"{"transactionId":"1","originalTransactionId":"1","productId":"p","type":"Non-Consumable","purchaseDate":1,"signedDate":1,"bundleId":"b"\#(field)}"#.utf8))
+        }
+        #expect(UnverifiedJWS.environment(ofTransaction: named("Xcode")) == .xcode)
+        #expect(UnverifiedJWS.environment(ofTransaction: named("LocalTesting")) == .localTesting)
+        #expect(UnverifiedJWS.environment(ofTransaction: named("Sandbox")) == .sandbox)
+        #expect(UnverifiedJWS.environment(ofTransaction: named(nil)) == nil, "the record's production default is no claim")
+        #expect(UnverifiedJWS.environment(ofTransaction: named("Staging")) == nil)
+        #expect(UnverifiedJWS.environment(ofTransaction: "a.b.c") == nil)
+    }
 }

@@ -57,6 +57,7 @@ import Testing
                 let recorded = try await ipad.client.record(signedTransaction: bought.jws)
                 Issue.record("the purchase was taken: \(recorded)")
             } catch StoreSyncClientError.invalidInput(let problem) {
+                #expect(problem.problemType == .environmentRefused, "the operator's policy, not a forgery")
                 #expect(problem.detail?.contains("STORESYNC_SANDBOX_IN_PRODUCTION=refuse") == true)
             }
             #expect(await ipad.client.rejectedUploads.map(\.transactionId) == [bought.record.transactionId])

@@ -8,7 +8,8 @@ import Testing
         #expect(slugs == [
             "invalid-request", "malformed-json", "unsupported-media-type", "payload-too-large", "unauthorized",
             "forbidden", "not-found", "email-taken", "weak-password", "invalid-credentials", "rate-limited",
-            "owned-by-other-account", "invalid-signed-data", "receipt-rejected", "service-unavailable",
+            "owned-by-other-account", "invalid-signed-data", "receipt-rejected", "environment-refused",
+            "service-unavailable",
             "appstore-api-not-configured", "appstore-api-error", "internal", "conflict",
         ])
         for type in ProblemType.allCases {
@@ -22,7 +23,7 @@ import Testing
     @Test(arguments: [
         (ProblemType.payloadTooLarge, 413), (.unsupportedMediaType, 415), (.emailTaken, 409), (.rateLimited, 429),
         (.unauthorized, 401), (.ownedByOtherAccount, 409), (.serviceUnavailable, 503), (.internal, 500),
-        (.appStoreAPINotConfigured, 503), (.appStoreAPIError, 502), (.conflict, 409),
+        (.appStoreAPINotConfigured, 503), (.appStoreAPIError, 502), (.conflict, 409), (.environmentRefused, 422),
     ])
     func problemTypeCarriesItsHTTPStatus(type: ProblemType, status: Int) {
         #expect(type.status == status)

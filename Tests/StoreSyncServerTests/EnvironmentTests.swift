@@ -62,7 +62,7 @@ import Testing
             let uploaded = try await server.upload(server.signer.signTransaction(bought), token: account.token, expect: 422)
             let restored = try await server.restore([server.entry(bought)], token: account.token)
 
-            #expect(uploaded.problem?.type == ProblemType.invalidSignedData.uri)
+            #expect(uploaded.problem?.type == ProblemType.environmentRefused.uri, "a policy, not a forgery")
             #expect(uploaded.problem?.field == "signedTransaction")
             #expect(uploaded.problem?.detail?.contains(Self.refusal) == true)
             #expect(restored.verdicts.map(\.verdict) == [.rejected])
@@ -80,7 +80,7 @@ import Testing
             let bought = TestPurchases.record(purchased: server.clock.now(), environment: environment)
 
             let uploaded = try await server.upload(server.signer.signTransaction(bought), token: account.token, expect: 422)
-            #expect(uploaded.problem?.type == ProblemType.invalidSignedData.uri)
+            #expect(uploaded.problem?.type == ProblemType.environmentRefused.uri)
             let restored = try await server.restore([server.entry(bought)], token: account.token)
             #expect(restored.verdicts.map(\.verdict) == [.rejected])
             #expect(restored.verdicts.first?.reason?.contains("environment") == true)
@@ -98,7 +98,41 @@ import Testing
             let account = try await server.signUp()
             let bought = TestPurchases.record(purchased: server.clock.now(), environment: .production)
             let uploaded = try await server.upload(server.signer.signTransaction(bought), token: account.token, expect: 422)
-            #expect(uploaded.problem?.type == ProblemType.invalidSignedData.uri)
+            #expect(uploaded.problem?.type == ProblemType.environmentRefused.uri)
+            #expect(try await server.count("transactions") == 0)
+        }
+    }
+
+    /// Xcode and StoreKit Testing sign with a certificate of the developer's Mac, which no real
+    /// server trusts: what such a transaction claims decides nothing but the kind of refusal,
+    /// and it is refused whatever its signature.
+    @Test(arguments: [AppStoreEnvironment.xcode, .localTesting])
+    func anXcodeSignedPurchaseIsRefusedForItsEnvironmentEvenUnverified(environment: AppStoreEnvironment) async throws {
+        try await withServer(configure: Self.production(.grant)) { server in
+            let account = try await server.signUp()
+            let xcode = AppStoreTestSigner(pki: try TestPKI.make(name: "Xcode"))
+            let bought = TestPurchases.record(purchased: server.clock.now(), environment: environment)
+
+            let uploaded = try await server.upload(xcode.signTransaction(bought), token: account.token, expect: 422)
+            #expect(uploaded.problem?.type == ProblemType.environmentRefused.uri)
+            #expect(uploaded.problem?.detail?.contains(environment.appleName) == true)
+            var entry = bought
+            entry.signedTransaction = xcode.signTransaction(bought)
+            let restored = try await server.restore([entry], token: account.token)
+            #expect(restored.verdicts.map(\.verdict) == [.rejected], "a restore's verdict is what it was")
+            #expect(try await server.count("transactions") == 0)
+        }
+    }
+
+    @Test func aForgeryNamingAnEnvironmentTheServerTakesIsStillInvalidSignedData() async throws {
+        try await withServer(configure: Self.production(.grant)) { server in
+            let account = try await server.signUp()
+            let forger = AppStoreTestSigner(pki: try TestPKI.make(name: "Forger"))
+            for environment in [AppStoreEnvironment.production, .sandbox] {
+                let bought = TestPurchases.record(purchased: server.clock.now(), environment: environment)
+                let uploaded = try await server.upload(forger.signTransaction(bought), token: account.token, expect: 422)
+                #expect(uploaded.problem?.type == ProblemType.invalidSignedData.uri)
+            }
             #expect(try await server.count("transactions") == 0)
         }
     }

@@ -66,6 +66,10 @@ import Testing
         ),
         (.receiptRejected(detail: "status 21010"), Answer(.receiptRejected, field: "receipt", detail: "status 21010")),
         (
+            .environmentRefused(field: "signedTransaction", detail: "the data comes from the Xcode environment"),
+            Answer(.environmentRefused, field: "signedTransaction", detail: "the data comes from the Xcode environment")
+        ),
+        (
             .receiptVerifierUnavailable,
             Answer(.serviceUnavailable, detail: "Apple's verifyReceipt endpoint did not answer; retry later", retryAfter: "1")
         ),

@@ -18,7 +18,9 @@ extension StoreSyncClient {
     ///   transport and server errors.
     public func deleteAccount(password: String?) async throws {
         let ticket = try requireTicket()
-        try await api.deleteAccount(password: password, token: ticket.token)
+        try await refusingSession(of: ticket) { () async throws(StoreSyncClientError) in
+            try await api.deleteAccount(password: password, token: ticket.token)
+        }
         // The account is gone whatever happened here meanwhile: its partition goes in any case,
         // and the session only if it is still the signed-in one.
         if storedSession?.accountId == ticket.session.accountId {
@@ -39,7 +41,9 @@ extension StoreSyncClient {
     ///   transport and server errors.
     public func changePassword(current: String, new: String) async throws {
         let ticket = try requireTicket()
-        try await api.changePassword(PasswordChangeRequest(password: current, newPassword: new), token: ticket.token)
+        try await refusingSession(of: ticket) { () async throws(StoreSyncClientError) in
+            try await api.changePassword(PasswordChangeRequest(password: current, newPassword: new), token: ticket.token)
+        }
     }
 
     /// The account's signed-in devices, first signed in first; `current` marks this one.
@@ -49,7 +53,9 @@ extension StoreSyncClient {
     ///   transport and server errors.
     public func sessions() async throws -> [DeviceSession] {
         let ticket = try requireTicket()
-        let list = try await api.sessions(token: ticket.token)
+        let list = try await refusingSession(of: ticket) { () async throws(StoreSyncClientError) in
+            try await api.sessions(token: ticket.token)
+        }
         try ensureCurrent(ticket)
         return list.sessions
     }
@@ -63,13 +69,17 @@ extension StoreSyncClient {
     public func signOut(deviceId: UUID) async throws {
         let ticket = try requireTicket()
         guard deviceId != ticket.session.deviceId else { return try await signOut() }
-        try await api.signOut(deviceId: deviceId, token: ticket.token)
+        try await refusingSession(of: ticket) { () async throws(StoreSyncClientError) in
+            try await api.signOut(deviceId: deviceId, token: ticket.token)
+        }
     }
 
     /// Signs in with a session the app's own backend minted for its user
     /// (`POST /v1/admin/users/{externalUserId}/sessions`) and handed to the app: from then on the
     /// client works exactly as after ``signIn(email:password:deviceName:)``, and any account
-    /// signed in before is signed out.
+    /// signed in before is signed out. An app that uses ``PurchaseCoordinator`` adopts through
+    /// ``PurchaseCoordinator/adoptSession(_:)`` instead, which also imports what the user's
+    /// Apple ID already owns, as its sign-in does.
     ///
     /// - Parameter minted: The session, as the admin route answered it.
     /// - Returns: The session (without an email).

@@ -18,7 +18,9 @@ extension StoreSyncClient {
     ///   StoreKit 2 transaction (nothing stored); ``StoreSyncClientError/storage(_:)`` when it
     ///   could not be stored (do not finish the transaction);
     ///   ``StoreSyncClientError/invalidInput(_:)`` when the server refused it as unverifiable
-    ///   (`invalid-signed-data`: removed again; any other refusal leaves it queued); ``StoreSyncClientError/ownedByOtherAccount(problemType:detail:)``
+    ///   (`invalid-signed-data`) or for its App Store environment (`environment-refused`, final:
+    ///   the transaction may be finished): removed again and listed in ``rejectedUploads``; any
+    ///   other refusal leaves it queued; ``StoreSyncClientError/ownedByOtherAccount(problemType:detail:)``
     ///   when another account owns it (kept locally: a restore the user asks for may move it).
     public func record(signedTransaction: String) async throws -> RecordOutcome {
         let record: TransactionRecord

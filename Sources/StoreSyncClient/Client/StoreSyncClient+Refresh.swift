@@ -28,7 +28,9 @@ extension StoreSyncClient {
         {
             ifNoneMatch = etag.etag
         }
-        let response = try await api.entitlements(token: ticket.token, ifNoneMatch: ifNoneMatch)
+        let response = try await refusingSession(of: ticket) { () async throws(StoreSyncClientError) in
+            try await api.entitlements(token: ticket.token, ifNoneMatch: ifNoneMatch)
+        }
         try ensureCurrent(ticket)
         if response.status == 304 {
             guard ifNoneMatch != nil else { throw .malformedResponse("304 Not Modified to a request without If-None-Match") }

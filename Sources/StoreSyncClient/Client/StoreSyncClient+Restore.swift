@@ -62,7 +62,9 @@ extension StoreSyncClient {
             entries: sentRecords,
             legacyFlags: sentFlags.isEmpty ? nil : Dictionary(uniqueKeysWithValues: sentFlags.map { ($0, true) }),
             receipt: receipt, userInitiated: userInitiated, dryRun: dryRun)
-        let response = try await api.restore(request, token: ticket.token)
+        let response = try await refusingSession(of: ticket) { () async throws(StoreSyncClientError) in
+            try await api.restore(request, token: ticket.token)
+        }
         try ensureCurrent(ticket)
         guard !dryRun else {
             // An unsigned preview of a state never stored: shown, never kept, never trusted.

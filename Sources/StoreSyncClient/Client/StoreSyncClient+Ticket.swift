@@ -24,6 +24,6 @@ extension StoreSyncClient {
     }
 
     func ensureCurrent(_ ticket: SessionTicket) throws(StoreSyncClientError) {
-        guard isCurrent(ticket) else { throw .sessionChanged }
+        guard isCurrent(ticket) else { throw ticket.generation == refusedGeneration ? .unauthorized : .sessionChanged }
     }
 }

@@ -55,6 +55,11 @@ extension StoreSyncClient {
                     originalTransactionId: entry.originalTransactionId, transactionId: entry.transactionId, verdict: .known,
                     productId: entry.productId)
             return .acknowledged(verdict)
+        case .failure(.unauthorized):
+            // The server ended this session, and so does the device. The entry stays in the
+            // account's outbox, due as it was, and goes up once the account signs in again.
+            endRefusedSession(ticket)
+            return .retryLater(.unauthorized)
         case .failure(let error) where error.refusesUploadForGood:
             refuse(entry, because: error, in: partition)
             return .refused(error)
@@ -90,6 +95,9 @@ extension StoreSyncClient {
     /// Drops an entry the server refused for good (``StoreSyncClientError/refusesUploadForGood``),
     /// recording why; a transaction that failed verification leaves the ledger too, while one
     /// owned by another account stays there for a restore the user may ask for.
+    ///
+    /// One rejected upload per transaction: StoreKit delivers a transaction it vouches for
+    /// again at every launch until it is finished, and each refusal of it replaces the last.
     private func refuse(_ entry: OutboxEntry, because error: StoreSyncClientError, in partition: CachePartition) {
         removeFromOutbox(entry.id, in: partition)
         let status: Int
@@ -109,10 +117,14 @@ extension StoreSyncClient {
             (status, problemType, reason) = (0, "about:blank", error.description)
         }
         var rejected = read([RejectedUpload].self, .rejected, in: partition) ?? []
-        rejected.append(
-            RejectedUpload(
-                transactionId: entry.transactionId, originalTransactionId: entry.originalTransactionId,
-                productId: entry.productId, status: status, problemType: problemType, reason: reason, rejectedAt: now()))
+        let refusal = RejectedUpload(
+            transactionId: entry.transactionId, originalTransactionId: entry.originalTransactionId,
+            productId: entry.productId, status: status, problemType: problemType, reason: reason, rejectedAt: now())
+        if let earlier = rejected.firstIndex(where: { $0.transactionId == entry.transactionId }) {
+            rejected[earlier] = refusal
+        } else {
+            rejected.append(refusal)
+        }
         try? write(rejected, .rejected, in: partition)
     }
 

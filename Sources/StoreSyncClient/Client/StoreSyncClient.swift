@@ -35,6 +35,9 @@ public actor StoreSyncClient {
     /// Bumps at every sign-in, sign-up and sign-out: an operation that started under another
     /// generation drops its answer.
     var generation: UInt64 = 0
+    /// The generation whose session ended because the server refused its token: its operations
+    /// still in flight throw ``StoreSyncClientError/unauthorized`` rather than `sessionChanged`.
+    var refusedGeneration: UInt64?
     /// The last snapshot verified, with the exact bytes it was verified from.
     var snapshotMemo: VerifiedSnapshot?
     /// Outbox entries being uploaded right now, so two calls never upload one entry at once.

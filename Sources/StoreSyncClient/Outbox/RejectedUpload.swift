@@ -1,9 +1,13 @@
 public import Foundation
 
 /// An upload the StoreSync server refused for good — its signed data failed verification
-/// (`invalid-signed-data`), or another account owns the purchase — removed from the outbox with
+/// (`invalid-signed-data`), the server does not take its App Store environment
+/// (`environment-refused`), or another account owns the purchase — removed from the outbox with
 /// the reason, so the app can tell the user or its support team. Other refusals, such as a
 /// captive portal's 403, leave the upload queued.
+///
+/// There is one per transaction: when the same transaction is refused again (StoreKit delivers
+/// one it vouches for at every launch until it is finished), the newest refusal replaces it.
 public struct RejectedUpload: Sendable, Hashable, Codable {
     /// The refused transaction.
     public var transactionId: String
@@ -17,7 +21,7 @@ public struct RejectedUpload: Sendable, Hashable, Codable {
     public var problemType: String
     /// The server's explanation.
     public var reason: String
-    /// When the server refused it.
+    /// When the server last refused it.
     public var rejectedAt: Date
 
     /// Creates a rejected upload.

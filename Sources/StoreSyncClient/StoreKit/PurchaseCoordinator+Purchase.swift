@@ -7,7 +7,8 @@ extension PurchaseCoordinator {
     ///
     /// - Parameter product: The product, as ``products()`` listed it.
     /// - Returns: ``PurchaseOutcome/purchased(_:entitlements:)`` once the purchase is kept
-    ///   and finished; pending (Ask to Buy), cancelled, or failed.
+    ///   and finished; pending (Ask to Buy), cancelled, failed (left unfinished), or rejected
+    ///   (finished, never to be kept for this account as it is).
     public func purchase(_ product: Source.Product) async -> PurchaseOutcome {
         let token = await client.session?.appAccountToken
         let attempt: PurchaseAttempt<Source.Delivery>
@@ -24,7 +25,9 @@ extension PurchaseCoordinator {
     /// ``purchase(_:)`` does.
     ///
     /// - Parameter attempt: What the purchase sheet ended with.
-    /// - Returns: The outcome.
+    /// - Returns: The outcome; a transaction that could not be kept is
+    ///   ``PurchaseOutcome/rejected(_:)`` when it was finished, ``PurchaseOutcome/failed(_:)``
+    ///   when it was left for StoreKit's next delivery.
     public func complete(_ attempt: PurchaseAttempt<Source.Delivery>) async -> PurchaseOutcome {
         switch attempt {
         case .pending:
@@ -32,11 +35,12 @@ extension PurchaseCoordinator {
         case .cancelled:
             return .cancelled
         case .purchased(let delivery):
-            switch await settle(delivery).result {
+            let (result, finished) = await settle(delivery)
+            switch result {
             case .success(let outcome):
                 return .purchased(outcome, entitlements: await client.entitlements())
             case .failure(let error):
-                return .failed(error)
+                return finished ? .rejected(error) : .failed(error)
             }
         }
     }
@@ -73,6 +77,10 @@ extension PurchaseCoordinator {
     ///
     /// - Every ``RecordOutcome``: acknowledged, durably queued, or stored until sign-in.
     /// - Owned by another account: kept in the ledger for a restore the user asks for.
+    /// - Refused for its App Store environment (`environment-refused`: Sandbox on a Production
+    ///   server that refuses it, an Xcode purchase on a real server): this server never takes
+    ///   it, however often StoreKit delivers it; the refusal stays in
+    ///   ``StoreSyncClient/rejectedUploads``.
     /// - Refused as unverifiable, or unreadable: finished only when StoreKit could not verify
     ///   it either (a forgery both agree on). When StoreKit vouches for it, the server or this
     ///   library is misconfigured, and StoreKit's next delivery gives it another chance.
@@ -82,6 +90,8 @@ extension PurchaseCoordinator {
         case .success:
             true
         case .failure(.ownedByOtherAccount):
+            true
+        case .failure(.invalidInput(let problem)) where problem.refusesEnvironment:
             true
         case .failure(.invalidInput), .failure(.malformedTransaction):
             !verifiedByStoreKit

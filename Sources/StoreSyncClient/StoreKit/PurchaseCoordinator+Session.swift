@@ -1,3 +1,5 @@
+public import StoreSyncAPI
+
 extension PurchaseCoordinator {
     /// Signs in, then imports StoreKit's current entitlements if this device has not yet for
     /// this account, so purchases the user made before (here, or with this Apple ID
@@ -31,13 +33,33 @@ extension PurchaseCoordinator {
         return session
     }
 
+    /// Signs in with a session the app's own backend minted for its user (bring your own
+    /// identity, `POST /v1/admin/users/{externalUserId}/sessions`), then imports StoreKit's
+    /// current entitlements if this device has not yet for that account, as
+    /// ``signIn(email:password:deviceName:)`` does. An app with its own accounts calls this
+    /// rather than ``StoreSyncClient/adoptSession(_:)``, so the purchases its user made before
+    /// reach the account at once, not at the next launch.
+    ///
+    /// When an import for an account signed in before is still running, this call asks for one
+    /// more pass and waits for it: the adopted account is imported right after.
+    ///
+    /// - Parameter minted: The session, as the backend's admin call answered it.
+    /// - Returns: The session (without an email).
+    /// - Throws: What ``StoreSyncClient/adoptSession(_:)`` throws.
+    @discardableResult
+    public func adoptSession(_ minted: SessionResponse) async throws -> ClientSession {
+        let session = try await client.adoptSession(minted)
+        await importEntitlementsIfNeeded()
+        return session
+    }
+
     /// Records StoreKit's current entitlements for the signed-in account, once per account
     /// on this device (remembered in the client's cache). A background upload never moves a
     /// purchase from another account; a purchase another account owns stays in the ledger for
     /// a Restore Purchases the user may ask for.
     ///
     /// When a transaction cannot be stored, the import stops and runs again at the next
-    /// ``start()`` or sign-in.
+    /// ``start()``, sign-in or adopted session.
     ///
     /// One import runs at a time. A call that arrives while one runs asks for one more pass
     /// and waits for it: the running one may have found nobody signed in, or an account

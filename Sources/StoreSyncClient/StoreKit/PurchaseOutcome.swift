@@ -13,4 +13,14 @@ public enum PurchaseOutcome: Sendable {
     /// could not be kept (a ``StoreSyncClientError``): it was then left unfinished, and
     /// StoreKit delivers it again at the next launch.
     case failed(any Error)
+    /// The user paid, and the transaction can never be kept for this account as it is, so it
+    /// was finished: StoreKit does not deliver it again. Another account owns the purchase
+    /// (``StoreSyncClientError/ownedByOtherAccount(problemType:detail:)``: the account its
+    /// `appAccountToken` names, or the first to present it; it stays on this device for a
+    /// Restore Purchases the user may ask for, which moves it if the server's transfer policy
+    /// allows), the server does not take its App Store environment (an `environment-refused`
+    /// ``StoreSyncClientError/invalidInput(_:)``), or neither StoreKit nor the server could
+    /// verify it (a forgery). The server's refusals are also kept in
+    /// ``StoreSyncClient/rejectedUploads``.
+    case rejected(StoreSyncClientError)
 }

@@ -85,7 +85,7 @@ struct ServerAPI: Sendable {
         case 401 where problem?.problemType == .invalidCredentials:
             // Wrong email or password is the input's fault, not an expired session.
             return .invalidInput(problem ?? Problem(.invalidCredentials))
-        case 401:
+        case 401 where problem?.isFromStoreSync == true:
             return .unauthorized
         case 409 where problem?.problemType == .ownedByOtherAccount:
             return .ownedByOtherAccount(problemType: problem?.type ?? ProblemType.ownedByOtherAccount.uri, detail: problem?.detail)

@@ -6,7 +6,12 @@ public enum StoreSyncClientError: Error, Sendable, Hashable, CustomStringConvert
     /// No response arrived: no connectivity, a timeout, a TLS failure. Retry later; purchases
     /// recorded meanwhile wait in the outbox.
     case offline
-    /// The server refused the session (signed out elsewhere, or expired): sign in again.
+    /// The StoreSync server refused the session: signed out from another device, revoked by a
+    /// password change on another device, unused too long, or its account deleted. The client
+    /// has ended it on this device as ``StoreSyncClient/signOut()`` would (``StoreSyncClient/session``
+    /// is `nil`), keeping the account's outbox: ask the user to sign in again, and what waits
+    /// goes up then. A 401 that is not StoreSync's, such as a captive portal's, is an
+    /// ``invalidInput(_:)`` from elsewhere and ends nothing.
     case unauthorized
     /// Another account owns the purchase and the server's transfer policy keeps it there.
     /// A restore the user asks for may move it, if the policy allows.
@@ -17,9 +22,14 @@ public enum StoreSyncClientError: Error, Sendable, Hashable, CustomStringConvert
     /// The server refused the input (a 4xx answer): a wrong password, a taken email, a
     /// transaction that failed verification. Retrying the same request will not help.
     ///
+    /// A signed transaction the server refused for the App Store environment it names (Sandbox
+    /// on a Production server that refuses it, an Xcode purchase on a real server) comes with
+    /// the problem type `environment-refused`: final, unlike `invalid-signed-data`.
+    ///
     /// A 4xx without a StoreSync problem body — a captive portal's, proxy's or firewall's page —
     /// lands here too, as an `about:blank` problem whose detail says so. An upload answered that
-    /// way stays in the outbox: only the server's `invalid-signed-data` drops one.
+    /// way stays in the outbox: only the server's `invalid-signed-data`, `environment-refused`
+    /// and `receipt-rejected` drop one.
     case invalidInput(Problem)
     /// The server failed (5xx, or another unexpected status); retry later.
     case server(status: Int, Problem?)
@@ -79,8 +89,9 @@ public enum StoreSyncClientError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// Whether a failed upload is the StoreSync server's last word on it, so its outbox entry may
-    /// go: the server refused the signed data itself (``ProblemType/invalidSignedData``), or
-    /// another account owns the purchase (kept in the ledger for a restore).
+    /// go: the server refused the signed data itself (``ProblemType/invalidSignedData``,
+    /// ``ProblemType/environmentRefused``), or another account owns the purchase (kept in the
+    /// ledger for a restore).
     ///
     /// Every other failure keeps the entry queued, whatever its status: a 403 from a captive
     /// portal, or a StoreSync problem about the request rather than the purchase, says nothing

@@ -59,12 +59,14 @@ extension ProblemError {
         }
     }
 
-    /// `invalid-signed-data` naming the field, `receipt-rejected`, or `service-unavailable`
-    /// with `Retry-After` when Apple's verifyReceipt does not answer.
+    /// `invalid-signed-data` or `environment-refused` naming the field, `receipt-rejected`, or
+    /// `service-unavailable` with `Retry-After` when Apple's verifyReceipt does not answer.
     init(_ error: VerificationError) {
         switch error {
         case .refused(let field, let detail):
             self.init(.invalidSignedData, detail: detail, field: field)
+        case .environmentRefused(let field, let detail):
+            self.init(.environmentRefused, detail: detail, field: field)
         case .receiptRejected(let detail):
             self.init(.receiptRejected, detail: detail, field: "receipt")
         case .receiptVerifierUnavailable:

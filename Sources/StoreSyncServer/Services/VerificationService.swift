@@ -1,3 +1,4 @@
+import AppStorePayloads
 import AppStoreVerification
 import AsyncHTTPClient
 import Foundation
@@ -28,11 +29,22 @@ struct VerificationService: Sendable {
 
     /// Verifies one signed transaction.
     ///
-    /// - Throws: ``VerificationError/refused(field:detail:)`` naming `field`.
+    /// A text that does not verify but names an environment this server never takes is
+    /// refused for that environment: what Xcode and StoreKit Testing sign (with a certificate
+    /// of the developer's Mac, which no real server trusts) could not be taken here signed by
+    /// Apple either, so its signature changes nothing but the kind of refusal, and the device
+    /// may finish it. Every other failure is ``VerificationError/refused(field:detail:)``,
+    /// which a fix of the server's or the app's settings may cure.
+    ///
+    /// - Throws: ``VerificationError/refused(field:detail:)`` or
+    ///   ``VerificationError/environmentRefused(field:detail:)`` naming `field`.
     func transaction(_ jws: String, field: String) async throws -> TransactionRecord {
         do {
             return try await verified(jws)
         } catch {
+            if let claimed = UnverifiedJWS.environment(ofTransaction: jws), let refusal = environments.refusal(of: claimed) {
+                throw VerificationError.environmentRefused(field: field, detail: refusal)
+            }
             throw VerificationError.refused(field: field, detail: "the signed transaction was refused: \(error)")
         }
     }

@@ -125,3 +125,15 @@ extension SimulatedStoreKit {
         Delivery(signedTransaction: purchase.jws, isVerifiedByStoreKit: verified, transactionId: purchase.record.transactionId)
     }
 }
+
+extension SimulatedStoreKit.Delivery {
+    /// A transaction as a purchase sheet hands it over, for a test that completes a purchase
+    /// itself (`PurchaseCoordinator.complete(_:)`), such as a forgery or another account's.
+    ///
+    /// - Parameters:
+    ///   - purchase: The transaction.
+    ///   - verifiedByStoreKit: What StoreKit's own check says.
+    public init(_ purchase: TestPurchase, verifiedByStoreKit: Bool = true) {
+        self = SimulatedStoreKit.delivery(purchase, verified: verifiedByStoreKit)
+    }
+}

@@ -103,6 +103,59 @@ import Testing
         }
     }
 
+    @Test func adoptingABackendMintedSessionImportsWhatTheAppleIDOwns() async throws {
+        try await withLiveServer { server in
+            let phone = PurchasingDevice(server: server)
+            let earlier = TestPurchase.buy(TestCatalog.lifetime, on: server)
+            phone.appStore.own(earlier)
+            // At launch nobody is signed in yet: the app's backend signs the user in later.
+            await phone.purchases.start()
+            #expect(phone.transport.requests(to: "/v1/transactions") == 0, "nobody to import for yet")
+
+            let minted = try await server.mintSession(forExternalUser: "app-user-1", adminKey: server.adminKey)
+            let session = try await phone.purchases.adoptSession(minted)
+            #expect(session.accountId == minted.accountId)
+            #expect(phone.transport.requests(to: "/v1/transactions") == 1)
+            #expect(await phone.client.isEntitled(to: "premium"))
+            #expect(try await server.owner(of: earlier.record.originalTransactionId) == session.accountId)
+            #expect(await phone.client.sessionAwaitingEntitlementImport() == nil)
+
+            // Once per account on this device: adopting another session of the same user imports nothing.
+            let again = try await server.mintSession(forExternalUser: "app-user-1", adminKey: server.adminKey)
+            try await phone.purchases.adoptSession(again)
+            #expect(phone.transport.requests(to: "/v1/transactions") == 1)
+            await phone.purchases.stop()
+        }
+    }
+
+    @Test func sessionAdoptedWhileAnotherAccountsImportRunsIsImportedToo() async throws {
+        try await withLiveServer { server in
+            let phone = PurchasingDevice(server: server)
+            phone.appStore.own(TestPurchase.buy(TestCatalog.lifetime, on: server))
+            try await phone.client.signUp(email: TestAccount.email(), password: TestAccount.password)
+            let upload = phone.transport.holdNextResponse(to: "/v1/transactions")
+            let importingForFirst = Task { await phone.purchases.importEntitlementsIfNeeded() }
+            await upload.responseArrived.wait()
+
+            // The app's backend hands over another user's session while the first account's
+            // import is uploading.
+            let minted = try await server.mintSession(forExternalUser: "app-user-2", adminKey: server.adminKey)
+            let releaser = Task {
+                while !Task.isCancelled, !(await phone.purchases.importRequestedDuringRun) { await Task.yield() }
+                await upload.release.open()
+            }
+            let session = try await phone.purchases.adoptSession(minted)
+            // Had the adoption asked for no pass, the first import would still be held here.
+            await upload.release.open()
+            await importingForFirst.value
+            releaser.cancel()
+
+            #expect(await phone.client.session?.accountId == session.accountId)
+            #expect(phone.appStore.currentEntitlementsCount == 2, "the adopted account's import ran after the first")
+            #expect(await phone.client.sessionAwaitingEntitlementImport() == nil)
+        }
+    }
+
     @Test func importThatCouldNotBeStoredRunsAgainAtTheNextStart() async throws {
         try await withLiveServer { server in
             let cache = OutboxFailingStore()

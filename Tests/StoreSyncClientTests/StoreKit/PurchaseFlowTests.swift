@@ -105,6 +105,49 @@ import Testing
         }
     }
 
+    @Test(arguments: [false, true])
+    func forgedPurchaseIsReportedAsFinishedOnlyWhenItWas(verifiedByStoreKit: Bool) async throws {
+        try await withLiveServer { server in
+            let (phone, _) = try await PurchasingDevice.signedUp(on: server)
+            let forger = AppStoreTestSigner(pki: try TestPKI.make(name: "Forger"))
+            var forged = TestPurchase.buy(TestCatalog.lifetime, on: server)
+            forged.jws = forger.signTransaction(forged.record)
+
+            let outcome = await phone.purchases.complete(.purchased(.init(forged, verifiedByStoreKit: verifiedByStoreKit)))
+            let finished = phone.appStore.finishedTransactionIds == [forged.record.transactionId]
+            #expect(finished == !verifiedByStoreKit)
+            if verifiedByStoreKit {
+                #expect(outcome.failure != nil, "left unfinished: StoreKit delivers it again")
+            } else {
+                guard case .rejected(.invalidInput(let problem)) = outcome else {
+                    Issue.record("expected a purchase rejected and finished, got \(outcome)")
+                    return
+                }
+                #expect(problem.problemType == .invalidSignedData)
+            }
+            await phone.purchases.stop()
+        }
+    }
+
+    @Test func purchaseOwnedByTheAccountItsTokenNamesIsReportedAsFinished() async throws {
+        try await withLiveServer { server in
+            // The user switched accounts while the purchase sheet was up: the token names the first.
+            let first = try await server.signUp()
+            let (phone, _) = try await PurchasingDevice.signedUp(on: server)
+            let bought = TestPurchase.buy(TestCatalog.lifetime, on: server, token: first.appAccountToken)
+
+            let outcome = await phone.purchases.complete(.purchased(.init(bought)))
+            guard case .rejected(.ownedByOtherAccount) = outcome else {
+                Issue.record("expected a purchase rejected and finished, got \(outcome)")
+                return
+            }
+            #expect(phone.appStore.finishedTransactionIds == [bought.record.transactionId])
+            #expect(try await server.owner(of: bought.record.originalTransactionId) == first.accountId)
+            #expect(await phone.client.rejectedUploads.map(\.transactionId) == [bought.record.transactionId])
+            await phone.purchases.stop()
+        }
+    }
+
     @Test func purchaseBeforeSignInIsKeptFinishedAndClaimedAtSignUp() async throws {
         try await withLiveServer { server in
             let phone = PurchasingDevice(server: server)

@@ -63,6 +63,12 @@ extension PurchaseOutcome {
         guard case .failed(let error) = self else { return nil }
         return error
     }
+
+    /// The error of a purchase rejected and finished, `nil` otherwise.
+    var rejection: StoreSyncClientError? {
+        guard case .rejected(let error) = self else { return nil }
+        return error
+    }
 }
 
 extension RecordOutcome {

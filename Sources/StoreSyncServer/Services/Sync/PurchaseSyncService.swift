@@ -22,8 +22,9 @@ struct PurchaseSyncService: Sendable {
 
     /// `POST /v1/transactions`: one signed transaction (or one legacy receipt's entries).
     /// A background upload never moves a purchase; one owned elsewhere is refused. A signed
-    /// transaction from an environment this server does not take is refused like one that does
-    /// not verify, naming why; a receipt's entries get a verdict each.
+    /// transaction from an environment this server does not take is refused for its environment
+    /// (``VerificationError/environmentRefused(field:detail:)``, final, unlike a text that does not
+    /// verify), naming why; a receipt's entries get a verdict each.
     ///
     /// - Throws: ``RequestError``, ``VerificationError``, or ``SyncError/ownedByOtherAccount(reason:)``.
     func upload(_ request: UploadTransactionRequest, for device: DeviceIdentity) async throws -> SyncOutcome {
@@ -38,7 +39,7 @@ struct PurchaseSyncService: Sendable {
         }
         let items = records.map { verification.admit($0, entry: nil) }
         if request.signedTransaction != nil, case .rejected(_, _, let reason) = items.first {
-            throw VerificationError.refused(field: "signedTransaction", detail: reason)
+            throw VerificationError.environmentRefused(field: "signedTransaction", detail: reason)
         }
         let options = SyncOptions(userInitiated: false, dryRun: false)
         let outcome = try await sync(
