@@ -62,9 +62,10 @@ extension StoreSyncClient {
             entries: sentRecords,
             legacyFlags: sentFlags.isEmpty ? nil : Dictionary(uniqueKeysWithValues: sentFlags.map { ($0, true) }),
             receipt: receipt, userInitiated: userInitiated, dryRun: dryRun)
-        let response = try await refusingSession(of: ticket) { () async throws(StoreSyncClientError) in
+        let answer = try await refusingSession(of: ticket) { () async throws(StoreSyncClientError) in
             try await api.restore(request, token: ticket.token)
         }
+        let response = answer.response
         try ensureCurrent(ticket)
         guard !dryRun else {
             // An unsigned preview of a state never stored: shown, never kept, never trusted.
@@ -111,7 +112,7 @@ extension StoreSyncClient {
         }
         removeDelivered(delivered, in: destination)
         try saveLegacyFlags(legacyFlags(in: source).filter { !sentFlags.contains($0) }, in: source)
-        try keep(response.snapshot, in: destination)
+        try keep(response.snapshot, etag: answer.etag, in: destination)
         return RestoreOutcome(
             verdicts: response.verdicts, snapshot: response.snapshot, isDryRun: false,
             confirmedLegacyProducts: matched.confirmedFlags, droppedLegacyProducts: matched.droppedFlags,

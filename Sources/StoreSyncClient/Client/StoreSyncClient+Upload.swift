@@ -28,7 +28,7 @@ extension StoreSyncClient {
     func attemptUpload(_ entry: OutboxEntry, ticket: SessionTicket) async -> UploadAttempt {
         uploadsInFlight.insert(entry.id)
         defer { uploadsInFlight.remove(entry.id) }
-        let result: Result<SyncResponse, StoreSyncClientError>
+        let result: Result<SyncAnswer, StoreSyncClientError>
         do {
             result = .success(try await api.upload(entry.signedTransaction, token: ticket.token))
         } catch {
@@ -39,7 +39,8 @@ extension StoreSyncClient {
         guard isCurrent(ticket) else { return .retryLater(.sessionChanged) }
         let partition = ticket.partition
         switch result {
-        case .success(let response):
+        case .success(let answer):
+            let response = answer.response
             do {
                 try trust(response.snapshot, for: ticket)
             } catch {
@@ -49,7 +50,7 @@ extension StoreSyncClient {
             }
             removeFromOutbox(entry.id, in: partition)
             try? merge(response.snapshot.transactions, into: partition)
-            try? keep(response.snapshot, in: partition)
+            try? keep(response.snapshot, etag: answer.etag, in: partition)
             let verdict = response.verdicts.first { $0.transactionId == entry.transactionId }
                 ?? Verdict(
                     originalTransactionId: entry.originalTransactionId, transactionId: entry.transactionId, verdict: .known,

@@ -1,6 +1,13 @@
 import Foundation
 import StoreSyncAPI
 
+/// An upload's or a restore's answer, and the ETag the server gives its snapshot: kept with
+/// the snapshot, the next refresh names it, so no cache or standby answers with less.
+struct SyncAnswer: Sendable {
+    let response: SyncResponse
+    let etag: String?
+}
+
 /// StoreSync's HTTP API as the client calls it: builds requests, sends them through the
 /// transport and turns every failure into a ``StoreSyncClientError``.
 struct ServerAPI: Sendable {
@@ -19,13 +26,18 @@ struct ServerAPI: Sendable {
         _ = try await send("DELETE", "v1/sessions/current", token: token, expecting: [204, 200])
     }
 
-    func upload(_ signedTransaction: String, token: String) async throws(StoreSyncClientError) -> SyncResponse {
+    func upload(_ signedTransaction: String, token: String) async throws(StoreSyncClientError) -> SyncAnswer {
         let body = UploadTransactionRequest(signedTransaction: signedTransaction)
-        return try decode(SyncResponse.self, from: try await send("POST", "v1/transactions", token: token, json: try encode(body), expecting: [200]))
+        return try syncAnswer(try await send("POST", "v1/transactions", token: token, json: try encode(body), expecting: [200]))
     }
 
-    func restore(_ request: RestoreRequest, token: String) async throws(StoreSyncClientError) -> SyncResponse {
-        try decode(SyncResponse.self, from: try await send("POST", "v1/restore", token: token, json: try encode(request), expecting: [200]))
+    func restore(_ request: RestoreRequest, token: String) async throws(StoreSyncClientError) -> SyncAnswer {
+        try syncAnswer(try await send("POST", "v1/restore", token: token, json: try encode(request), expecting: [200]))
+    }
+
+    /// An upload's or a restore's answer, with the ETag of its snapshot.
+    private func syncAnswer(_ response: TransportResponse) throws(StoreSyncClientError) -> SyncAnswer {
+        SyncAnswer(response: try decode(SyncResponse.self, from: response), etag: response.header("ETag"))
     }
 
     /// `GET /v1/catalog`: the products, and the body as received (kept for offline starts).
