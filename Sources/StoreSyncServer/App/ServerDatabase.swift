@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StoreSyncCore
 public import Logging
 public import PostgresLibPQ
 public import ServiceLifecycle
@@ -81,7 +82,7 @@ public struct ServerDatabase: Sendable {
         guard let blocked = EmbeddedPostgres.blockedAncestor(of: cluster(local)) else { return cluster(local) }
         // One directory per checkout: the name says whose, the digest of the path keeps two apart.
         let checkout = local.deletingLastPathComponent()
-        let digest = SHA256.hash(data: Data(local.path.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(data: Data(local.path.utf8)).prefix(6).hexString
         let data = fallbackRoot.appendingPathComponent("\(checkout.lastPathComponent)-\(digest)", isDirectory: true)
         logger.notice(
             "the embedded PostgreSQL keeps its data outside the working directory: as root it runs as an unprivileged account, which cannot enter \(blocked); set STORESYNC_DATA_DIR to choose",

@@ -62,20 +62,13 @@ struct AppleVersionsWriter: Sendable {
         return applied
     }
 
-    /// The account the purchase goes to when nobody holds it: the one the appAccountToken of
-    /// the newest transaction whose token names an account names (``TransactionRecord/isNewer(_:than:)``),
-    /// as a restore decides it; an older token, or one of a deleted account, does not decide.
+    /// The account the purchase goes to when nobody holds it, by its tokens, as a restore
+    /// decides it (``Swift/Sequence/tokenAccount(among:)``).
     private func tokenAccount(of versions: AppleVersions, on connection: PostgresConnection) async throws -> UUID? {
         let tokens = Set(versions.transactions.compactMap(\.appAccountToken))
         guard !tokens.isEmpty else { return nil }
         let accountsByToken = try await accounts.accounts(byAppAccountTokens: Array(tokens), on: connection)
-        var newest: (record: TransactionRecord, account: UUID)?
-        for record in versions.transactions {
-            guard let account = record.appAccountToken.flatMap({ accountsByToken[$0] }) else { continue }
-            if let current = newest, !TransactionRecord.isNewer(record, than: current.record) { continue }
-            newest = (record, account)
-        }
-        return newest?.account
+        return versions.transactions.tokenAccount(among: accountsByToken)
     }
 
     /// Apple's versions with those kept while nobody held the purchase, each verified again,

@@ -24,13 +24,7 @@ extension SyncTransaction {
         guard !chains.isEmpty else { return Decided() }
         let tokens = Set(chains.values.joined().compactMap(\.appAccountToken))
         let tokenAccounts = try await accounts.accounts(byAppAccountTokens: Array(tokens), on: connection)
-        // A chain may carry two tokens (an upgrade bought while signed in to another account):
-        // its newest record that names an account decides, so the owner never depends on the
-        // order the entries arrive in.
-        func tokenAccount(of id: String) -> UUID? {
-            chains[id]!.lazy.compactMap { record in record.appAccountToken.flatMap { tokenAccounts[$0] }.map { (record, $0) } }
-                .max { TransactionRecord.isNewer($1.0, than: $0.0) }?.1
-        }
+        func tokenAccount(of id: String) -> UUID? { chains[id]!.tokenAccount(among: tokenAccounts) }
 
         func decision(for id: String, owner: PurchaseOwner?, ownerHasActiveSubscription: Bool = false) -> OwnershipDecision {
             rules.decide(
