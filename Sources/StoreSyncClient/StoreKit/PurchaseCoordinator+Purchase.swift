@@ -1,4 +1,5 @@
 import AppStorePayloads
+import Foundation
 import StoreSyncCore
 
 extension PurchaseCoordinator {
@@ -10,10 +11,29 @@ extension PurchaseCoordinator {
     ///   and finished; pending (Ask to Buy), cancelled, failed (left unfinished), or rejected
     ///   (finished, never to be kept for this account as it is).
     public func purchase(_ product: Source.Product) async -> PurchaseOutcome {
+        await buy { token in try await source.purchase(product, appAccountToken: token) }
+    }
+
+    /// Buys what the customer chose on the App Store (an intent from ``purchaseIntents``) for
+    /// the signed-in account: StoreKit's purchase sheet with the offer the customer redeemed
+    /// and the account's `appAccountToken`, then the transaction is recorded and finished, as
+    /// ``purchase(_:)`` does. Signed out, the purchase is stored until sign-in.
+    ///
+    /// - Parameter intent: The intent.
+    /// - Returns: The outcome, as for ``purchase(_:)``.
+    public func purchase(intent: Source.Intent) async -> PurchaseOutcome {
+        await buy { token in try await source.purchase(intent, appAccountToken: token) }
+    }
+
+    /// Shows a purchase sheet with the signed-in account's token, then records and finishes
+    /// what it ended with.
+    ///
+    /// - Parameter sheet: The sheet, given the token (`nil` when nobody is signed in).
+    func buy(_ sheet: (UUID?) async throws -> PurchaseAttempt<Source.Delivery>) async -> PurchaseOutcome {
         let token = await client.session?.appAccountToken
         let attempt: PurchaseAttempt<Source.Delivery>
         do {
-            attempt = try await source.purchase(product, appAccountToken: token)
+            attempt = try await sheet(token)
         } catch {
             return .failed(error)
         }

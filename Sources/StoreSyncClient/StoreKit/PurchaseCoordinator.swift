@@ -24,8 +24,19 @@ public actor PurchaseCoordinator<Source: TransactionSource> {
     /// from one place; the newest 100 wait when nobody does.
     public nonisolated let transactionUpdates: AsyncStream<TransactionUpdate>
 
+    /// Purchases the customer started on the App Store, outside the app (a promoted in-app
+    /// purchase, a win-back offer redeemed there), kept from ``start()`` until the app takes
+    /// them: iterate it once the app can show a purchase (after onboarding, say) and buy each
+    /// with ``purchase(intent:)``. App Review tries promoted purchases: an app that promotes
+    /// any must complete them. Iterate it from one place; the newest 10 wait when nobody does.
+    public nonisolated let purchaseIntents: AsyncStream<Source.Intent>
+
     let updatesContinuation: AsyncStream<TransactionUpdate>.Continuation
+    let intentsContinuation: AsyncStream<Source.Intent>.Continuation
     var listener: Task<Void, Never>?
+    /// Listens to ``TransactionSource/purchaseIntents()`` from ``start()`` on, so an intent
+    /// that launched the app waits for it in ``purchaseIntents``.
+    var intentListener: Task<Void, Never>?
     /// The import of current entitlements running now, so start and sign-in never run two, and
     /// whether another was asked for while it ran.
     var runningImport: Task<Void, Never>?
@@ -40,18 +51,22 @@ public actor PurchaseCoordinator<Source: TransactionSource> {
         self.client = client
         self.source = source
         (transactionUpdates, updatesContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(100))
+        (purchaseIntents, intentsContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10))
     }
 
     /// Stops listening when the app lets go of the coordinator.
     deinit {
         listener?.cancel()
+        intentListener?.cancel()
         updatesContinuation.finish()
+        intentsContinuation.finish()
     }
 
     /// Starts everything an app needs at launch: listens to StoreKit's transactions (the
-    /// unfinished ones arrive first), starts the client's self-flushing outbox, and imports
-    /// StoreKit's current entitlements if this device has not yet for the signed-in account.
-    /// Call it once, as early as possible; calling it again does nothing more.
+    /// unfinished ones arrive first) and to purchases started on the App Store, starts the
+    /// client's self-flushing outbox, and imports StoreKit's current entitlements if this
+    /// device has not yet for the signed-in account. Call it once, as early as possible;
+    /// calling it again does nothing more.
     public func start() async {
         guard listener == nil else { return }
         let updates = source.transactionUpdates()
@@ -61,14 +76,23 @@ public actor PurchaseCoordinator<Source: TransactionSource> {
                 await self.handleUpdate(delivery)
             }
         }
+        let intents = source.purchaseIntents()
+        intentListener = Task { [intentsContinuation] in
+            for await intent in intents {
+                intentsContinuation.yield(intent)
+            }
+        }
         await client.start()
         await importEntitlementsIfNeeded()
     }
 
-    /// Stops listening to StoreKit's transactions and the client's automatic flushing.
+    /// Stops listening to StoreKit's transactions and purchase intents, and the client's
+    /// automatic flushing. Intents already received stay in ``purchaseIntents``.
     public func stop() async {
         listener?.cancel()
         listener = nil
+        intentListener?.cancel()
+        intentListener = nil
         await client.stop()
     }
 

@@ -9,6 +9,8 @@ public struct StoreKitTransactionSource: TransactionSource {
     public typealias Product = StoreKit.Product
     /// StoreKit's transaction, with its JWS.
     public typealias Delivery = StoreKitTransaction
+    /// StoreKit's purchase intent, with its offer.
+    public typealias Intent = StoreKitPurchaseIntent
 
     /// Creates the source.
     public init() {}
@@ -77,10 +79,59 @@ public struct StoreKitTransactionSource: TransactionSource {
     public func purchase(_ product: StoreKit.Product, appAccountToken: UUID?) async throws
         -> PurchaseAttempt<StoreKitTransaction>
     {
+        try await purchase(product, options: Self.purchaseOptions(appAccountToken))
+    }
+
+    /// `PurchaseIntent.intents` (iOS 16.4, macOS 14.4), each mapped to a
+    /// ``StoreKitPurchaseIntent``; on tvOS, watchOS and visionOS, and on iOS before 16.4, a
+    /// stream that ends at once: StoreKit has no purchase intents there.
+    ///
+    /// - Returns: The stream; it stops listening when its consumer goes away.
+    public func purchaseIntents() -> AsyncStream<StoreKitPurchaseIntent> {
+        AsyncStream { continuation in
+            #if os(iOS) || os(macOS)
+            if #available(iOS 16.4, macOS 14.4, *) {
+                let listener = Task {
+                    for await intent in PurchaseIntent.intents {
+                        continuation.yield(StoreKitPurchaseIntent(intent))
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in listener.cancel() }
+                return
+            }
+            #endif
+            continuation.finish()
+        }
+    }
+
+    /// `Product.purchase(options:)` for the intent's product, with the account's token and
+    /// the redeemed win-back offer (`.winBackOffer(_:)`).
+    ///
+    /// - Parameters:
+    ///   - intent: The intent.
+    ///   - appAccountToken: The account's token, or `nil`.
+    /// - Returns: The purchase sheet's result.
+    /// - Throws: StoreKit's error; on visionOS, ``SceneRequired``.
+    public func purchase(_ intent: StoreKitPurchaseIntent, appAccountToken: UUID?) async throws
+        -> PurchaseAttempt<StoreKitTransaction>
+    {
+        var options = Self.purchaseOptions(appAccountToken)
+        if let offer = intent.offer {
+            if #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                options.insert(.winBackOffer(offer))
+            }
+        }
+        return try await purchase(intent.product, options: options)
+    }
+
+    private func purchase(_ product: StoreKit.Product, options: Set<StoreKit.Product.PurchaseOption>) async throws
+        -> PurchaseAttempt<StoreKitTransaction>
+    {
         #if os(visionOS)
         throw SceneRequired()
         #else
-        PurchaseAttempt(try await product.purchase(options: Self.purchaseOptions(appAccountToken)))
+        PurchaseAttempt(try await product.purchase(options: options))
         #endif
     }
 

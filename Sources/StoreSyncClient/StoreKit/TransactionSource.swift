@@ -12,6 +12,9 @@ public protocol TransactionSource: Sendable {
     associatedtype Product: Sendable
     /// One transaction as StoreKit delivers it, able to be finished.
     associatedtype Delivery: TransactionDelivery
+    /// A purchase the customer started outside the app, as StoreKit delivers it
+    /// (`PurchaseIntent`).
+    associatedtype Intent: PurchaseIntentDelivery where Intent.Product == Product
 
     /// The transactions StoreKit delivers outside a purchase call, as they arrive: the
     /// unfinished ones at launch, Ask to Buy approvals, renewals, refunds, purchases made on
@@ -60,6 +63,24 @@ public protocol TransactionSource: Sendable {
     /// - Returns: What the purchase sheet ended with.
     /// - Throws: When StoreKit could not make the purchase.
     func purchase(_ product: Product, appAccountToken: UUID?) async throws -> PurchaseAttempt<Delivery>
+
+    /// The purchases the customer starts on the App Store, outside the app, for the app to
+    /// complete: a promoted in-app purchase, a win-back offer redeemed there
+    /// (`PurchaseIntent.intents`). Where StoreKit has none (tvOS, watchOS, visionOS, iOS before
+    /// 16.4) the stream ends at once.
+    ///
+    /// - Returns: A stream that lasts until its consumer goes away.
+    func purchaseIntents() -> AsyncStream<Intent>
+
+    /// Buys what a purchase intent names, with the offer the customer redeemed (a win-back
+    /// offer), carrying the account's token.
+    ///
+    /// - Parameters:
+    ///   - intent: The intent.
+    ///   - appAccountToken: The signed-in account's token, or `nil` when nobody is signed in.
+    /// - Returns: What the purchase sheet ended with.
+    /// - Throws: When StoreKit could not make the purchase.
+    func purchase(_ intent: Intent, appAccountToken: UUID?) async throws -> PurchaseAttempt<Delivery>
 }
 
 /// One transaction as StoreKit delivered it.
@@ -68,4 +89,13 @@ public protocol TransactionDelivery: Sendable {
     var signedTransaction: String { get }
     /// Whether StoreKit's own check on the device passed (`.verified`).
     var isVerifiedByStoreKit: Bool { get }
+}
+
+/// A purchase the customer started outside the app (`PurchaseIntent`): the product, and what
+/// the source needs to buy it as the customer chose it.
+public protocol PurchaseIntentDelivery: Sendable {
+    /// The product as the source sells it.
+    associatedtype Product: Sendable
+    /// The product the customer chose.
+    var product: Product { get }
 }

@@ -33,6 +33,9 @@ extension SimulatedStoreKit {
     /// The `appAccountToken` of every purchase asked for, in order.
     public var appAccountTokens: [UUID?] { state.withLockedValue { $0.tokens } }
 
+    /// The offer of every purchase asked for, in order (`nil` for a purchase without one).
+    public var redeemedOffers: [String?] { state.withLockedValue { $0.offers } }
+
     /// How many times ``sync()`` ran.
     public var syncCount: Int { state.withLockedValue { $0.syncs } }
 
@@ -86,6 +89,18 @@ extension SimulatedStoreKit {
     public func deliver(_ purchase: TestPurchase, verifiedByStoreKit: Bool = true) {
         state.withLockedValue { $0.purchases[purchase.record.transactionId] = purchase }
         deliver(Self.delivery(purchase, verified: verifiedByStoreKit))
+    }
+
+    /// The customer starts a purchase on the App Store (taps a promoted product, redeems a
+    /// win-back offer): the intent goes to every intents stream, or waits for the first one.
+    ///
+    /// - Parameter intent: The intent.
+    public func startOnAppStore(_ intent: Intent) {
+        let listeners = state.withLockedValue { state in
+            if state.intentListeners.isEmpty { state.waitingIntents.append(intent) }
+            return Array(state.intentListeners.values)
+        }
+        for listener in listeners { listener.yield(intent) }
     }
 
     /// Adds a purchase this Apple ID made earlier to the current entitlements, finished.

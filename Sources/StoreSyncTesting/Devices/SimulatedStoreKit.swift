@@ -20,6 +20,25 @@ public final class SimulatedStoreKit: TransactionSource {
         public var transactionId: String
     }
 
+    /// A purchase the customer started on the App Store: a promoted product, or a win-back
+    /// offer redeemed there.
+    public struct Intent: PurchaseIntentDelivery, Hashable {
+        /// The product id.
+        public var product: String
+        /// The id of the offer the customer redeemed, or `nil`.
+        public var offer: String?
+
+        /// Creates an intent.
+        ///
+        /// - Parameters:
+        ///   - product: The product id.
+        ///   - offer: The redeemed offer's id, or `nil`.
+        public init(product: String, offer: String? = nil) {
+            self.product = product
+            self.offer = offer
+        }
+    }
+
     /// What the next purchase sheet ends with.
     public enum Sheet: Sendable {
         /// The user pays.
@@ -39,6 +58,9 @@ public final class SimulatedStoreKit: TransactionSource {
         var purchases: [String: TestPurchase] = [:]
         var awaitingApproval: [(productId: String, token: UUID?)] = []
         var listeners: [UUID: AsyncStream<Delivery>.Continuation] = [:]
+        var waitingIntents: [Intent] = []
+        var intentListeners: [UUID: AsyncStream<Intent>.Continuation] = [:]
+        var offers: [String?] = []
         var finished: [String] = []
         var tokens: [UUID?] = []
         var syncs = 0
@@ -143,8 +165,45 @@ public final class SimulatedStoreKit: TransactionSource {
     /// - Returns: The sheet's result.
     /// - Throws: The error of a ``Sheet/fail(_:)`` sheet.
     public func purchase(_ product: String, appAccountToken: UUID?) async throws -> PurchaseAttempt<Delivery> {
+        try await purchase(product, offer: nil, appAccountToken: appAccountToken)
+    }
+
+    /// A new stream of the intents the customer starts; those started while nobody listened
+    /// (the one that launched the app) go to the first stream.
+    ///
+    /// - Returns: The stream.
+    public func purchaseIntents() -> AsyncStream<Intent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Intent.self)
+        let id = UUID()
+        state.withLockedValue { state in
+            state.intentListeners[id] = continuation
+            for intent in state.waitingIntents { continuation.yield(intent) }
+            state.waitingIntents = []
+        }
+        continuation.onTermination = { [state] _ in
+            _ = state.withLockedValue { $0.intentListeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Buys an intent's product with its offer, as ``purchase(_:appAccountToken:)`` buys a
+    /// product.
+    ///
+    /// - Parameters:
+    ///   - intent: The intent.
+    ///   - appAccountToken: The token the coordinator passed.
+    /// - Returns: The sheet's result.
+    /// - Throws: The error of a ``Sheet/fail(_:)`` sheet.
+    public func purchase(_ intent: Intent, appAccountToken: UUID?) async throws -> PurchaseAttempt<Delivery> {
+        try await purchase(intent.product, offer: intent.offer, appAccountToken: appAccountToken)
+    }
+
+    private func purchase(_ product: String, offer: String?, appAccountToken: UUID?) async throws
+        -> PurchaseAttempt<Delivery>
+    {
         let sheet = state.withLockedValue { state -> Sheet in
             state.tokens.append(appAccountToken)
+            state.offers.append(offer)
             defer { state.sheet = .pay }
             return state.sheet
         }
