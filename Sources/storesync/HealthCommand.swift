@@ -24,7 +24,7 @@ struct HealthCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigurationOptions
 
     func validate() throws {
-        guard timeout > 0, timeout <= 300 else { throw ValidationError("--timeout must be from 0 to 300 seconds") }
+        guard timeout > 0, timeout <= 300 else { throw ValidationError("--timeout must be more than 0 and at most 300 seconds") }
     }
 
     func run() async throws {
@@ -40,10 +40,10 @@ struct HealthCommand: AsyncParsableCommand {
             }
             print("storesync: ready (\(url.absoluteString))")
         } catch let unready as Unready {
-            FileHandle.standardError.write(Data("storesync: not ready: \(unready.reason)\n".utf8))
+            StandardError.write("storesync: not ready: \(unready.reason)\n")
             throw ExitCode(1)
         } catch {
-            FileHandle.standardError.write(Data("storesync: not ready: \(url.absoluteString): \(error)\n".utf8))
+            StandardError.write("storesync: not ready: \(url.absoluteString): \(error)\n")
             throw ExitCode(1)
         }
     }

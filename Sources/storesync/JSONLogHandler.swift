@@ -36,8 +36,7 @@ struct JSONLogHandler: LogHandler {
         var line = Self.line(
             timestamp: Date(), level: event.level, label: label, message: event.message.description, metadata: merged)
         line.append("\n")
-        let bytes = Data(line.utf8)
-        Self.output.withLock { _ in FileHandle.standardError.write(bytes) }
+        Self.output.withLock { _ in StandardError.write(line) }
     }
 
     /// One log line as a JSON object, without the newline.

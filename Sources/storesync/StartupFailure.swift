@@ -6,7 +6,7 @@ import StoreSyncServer
 /// Start-up failures that are the operator's to fix: one line on standard error, exit 2.
 enum StartupFailure {
     static func exit(_ line: String) -> ExitCode {
-        FileHandle.standardError.write(Data("storesync: \(line)\n".utf8))
+        StandardError.write("storesync: \(line)\n")
         return ExitCode(2)
     }
 

@@ -103,6 +103,24 @@ import Glibc
         #expect(second.standardOutput.contains("up to date"))
     }
 
+    /// A standard error that fails every write (a log pipe whose reader went away, a full
+    /// disk) loses the log lines, never the process: JSON logs, start-up and health lines.
+    @Test func aStandardErrorThatFailsEveryWriteEndsNothing() throws {
+        let directory = try StoreSyncBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let migrate = try StoreSyncBinary.run(
+            ["migrate"], environment: minimal.merging(["LOG_FORMAT": "json", "LOG_LEVEL": "debug"]) { $1 },
+            directory: directory, standardError: "/dev/full")
+        #expect(migrate.status == 0)
+        #expect(migrate.standardOutput.contains("applied 0001_init"))
+
+        let refused = try StoreSyncBinary.run(
+            ["serve"], environment: ["LOG_FORMAT": "json"], directory: directory, standardError: "/dev/full")
+        #expect(refused.status == 2, "a missing setting still ends start-up as refused, not as a crash")
+        let unready = try StoreSyncBinary.run(["health", "--http-port", "1"], standardError: "/dev/full")
+        #expect(unready.status == 1)
+    }
+
     /// A migration job is given the database and nothing else: no App Store identity, no
     /// signing key, even where `serve` would demand them (Production).
     @Test(arguments: [[:], ["STORESYNC_ENVIRONMENT": "Production"]])

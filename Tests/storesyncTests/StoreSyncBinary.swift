@@ -17,8 +17,11 @@ struct StoreSyncBinary {
     /// Its output goes to files, never to pipes: a daemon another test spawns meanwhile (a
     /// PostgreSQL cluster, PgBouncer) inherits whatever descriptors are open at that moment, and
     /// a pipe end it kept would make reading to the end wait forever.
+    /// `standardError` names a file to write standard error to instead (e.g. `/dev/full`, where
+    /// every write fails); the outcome's `standardError` is then empty.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, executable: URL = url
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, executable: URL = url,
+        standardError errorPath: String? = nil
     ) throws -> Outcome {
         let process = start(arguments, environment: environment, directory: directory, executable: executable)
         let files = try temporaryDirectory()
@@ -28,7 +31,8 @@ struct StoreSyncBinary {
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputFile)
-        let error = try FileHandle(forWritingTo: errorFile)
+        let error = try errorPath.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) }
+            ?? FileHandle(forWritingTo: errorFile)
         process.standardOutput = output
         process.standardError = error
         try process.run()
