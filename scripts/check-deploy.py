@@ -28,6 +28,9 @@ NOT_FROM_ENV_FILE = {
     "STORESYNC_ALLOW_UNVERIFIED",  # a development switch, never for a deployment
 }
 
+# What compose must refuse to start without: never given a default in the compose file.
+REQUIRED_FROM_ENV_FILE = ["POSTGRES_PASSWORD", "STORESYNC_BUNDLE_ID", "STORESYNC_ENVIRONMENT"]
+
 
 def problem(text):
     problems.append(text)
@@ -122,13 +125,15 @@ def check_compose(dockerfile_env):
     for volume in sorted(declared_volumes - used_volumes):
         problem(f"volume {volume} is declared but no service mounts it")
 
-    # PostgreSQL's password: required from the environment, never defaulted.
-    references = re.findall(r"\$\{POSTGRES_PASSWORD([^}]*)\}", text)
-    if not references:
-        problem("POSTGRES_PASSWORD is never read from the environment")
-    for modifier in references:
-        if not modifier.startswith(":?"):
-            problem(f"${{POSTGRES_PASSWORD{modifier}}} must fail when unset (${{POSTGRES_PASSWORD:?…}})")
+    # PostgreSQL's password and the server's required settings: from the environment, never
+    # defaulted (an example bundle id would start a healthy server that rejects every purchase).
+    for name in REQUIRED_FROM_ENV_FILE:
+        references = re.findall(r"\$\{" + name + r"([^}]*)\}", text)
+        if not references:
+            problem(f"{name} is never read from the environment")
+        for modifier in references:
+            if not modifier.startswith(":?"):
+                problem(f"${{{name}{modifier}}} must fail when unset (${{{name}:?…}})")
 
     server = services["storesync"]
     env = environment(server)

@@ -23,7 +23,9 @@ struct KeyDirectory {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let target = url(of: name).path
         if FileManager.default.fileExists(atPath: target) { return false }
-        let temporary = url(of: ".\(name).\(getpid()).tmp").path
+        // Named by random bits, not the process id: every container's keygen is process 1, and a
+        // run killed before the link must not leave a name the next run cannot create.
+        let temporary = url(of: ".\(name).\(Self.randomToken().prefix(16)).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else { throw KeyDirectoryError(operation: "create \(temporary)", errno: errno) }
         defer { unlink(temporary) }
@@ -36,6 +38,12 @@ struct KeyDirectory {
             if errno == EEXIST { return false }
             throw KeyDirectoryError(operation: "link \(target)", errno: errno)
         }
+        // The new name is durable only once the directory is: a key a client pinned must not
+        // vanish with a power loss after this run reported it made.
+        let directory = open(path, O_RDONLY | O_DIRECTORY)
+        guard directory >= 0 else { throw KeyDirectoryError(operation: "open \(path)", errno: errno) }
+        defer { close(directory) }
+        guard fsync(directory) == 0 else { throw KeyDirectoryError(operation: "sync \(path)", errno: errno) }
         return true
     }
 

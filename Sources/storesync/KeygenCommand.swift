@@ -14,8 +14,8 @@ struct KeygenCommand: ParsableCommand {
 
             With --into DIR (docker compose runs it before the server): makes DIR/signing-key and \
             DIR/admin-api-key when they do not exist yet, readable by their owner only, and prints \
-            the admin key and the signing public key that one time; later runs keep the files and \
-            print no secret. A key whose variable (STORESYNC_SIGNING_KEY, STORESYNC_ADMIN_API_KEY) \
+            the signing public key that one time; the admin key is read from its file, never \
+            printed (logs keep what is printed). Later runs keep the files. A key whose variable (STORESYNC_SIGNING_KEY, STORESYNC_ADMIN_API_KEY) \
             is set is taken from the environment and not made. Point the server at the files with \
             STORESYNC_SIGNING_KEY_FILE and STORESYNC_ADMIN_API_KEY_FILE.
             """
@@ -44,8 +44,9 @@ struct KeygenCommand: ParsableCommand {
             try keep(
                 "admin-api-key", variable: "STORESYNC_ADMIN_API_KEY", in: keys, environment: environment,
                 make: {
-                    let key = KeyDirectory.randomToken()
-                    return (key, "admin API key (Authorization: Bearer …; shown this once): \(key)")
+                    // Never printed: `docker compose logs` and every log collector behind it keep
+                    // what a start prints, and this key mints a session for any user.
+                    (KeyDirectory.randomToken(), "admin API key (Authorization: Bearer …): read it from that file")
                 })
         } catch {
             throw StartupFailure.exit("\(error)")
@@ -57,7 +58,7 @@ struct KeygenCommand: ParsableCommand {
         _ name: String, variable: String, in keys: KeyDirectory, environment: [String: String],
         make: () -> (secret: String, shown: String)
     ) throws {
-        if let value = environment[variable], !value.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let value = environment[variable], !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             print("storesync: \(variable) is taken from the environment; \(name) is not made")
             return
         }
