@@ -17,6 +17,13 @@ extension PostgresConfiguration {
             throw PostgresConfigurationError.unsupportedScheme(String(scheme))
         }
         var rest = Substring(url[schemeEnd.upperBound...])
+        // An `@` after the authority's end, with none before it, is a password (or user) that
+        // holds `/`, `?` or `#` unencoded: split there, part of the password would be read as
+        // the host or port, and echoed in the error.
+        let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
+        if !rest[..<authorityEnd].contains("@"), rest[authorityEnd...].contains("@") {
+            throw PostgresConfigurationError.unencodedUserInfo
+        }
         if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
         var queryText: Substring = ""
         if let question = rest.firstIndex(of: "?") {

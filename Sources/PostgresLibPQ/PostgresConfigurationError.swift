@@ -20,6 +20,8 @@ public enum PostgresConfigurationError: Error, Sendable, Hashable, CustomStringC
     case invalidParameter(String)
     /// A part of the URL (named) has broken percent-encoding.
     case invalidPercentEncoding(String)
+    /// The user or password holds `/`, `?` or `#` not percent-encoded.
+    case unencodedUserInfo
 
     /// One line naming the problem.
     public var description: String {
@@ -34,6 +36,8 @@ public enum PostgresConfigurationError: Error, Sendable, Hashable, CustomStringC
         case .unknownParameter(let name): return "database URL parameter '\(name)' is not supported"
         case .invalidParameter(let name): return "database URL parameter '\(name)' has an invalid value"
         case .invalidPercentEncoding(let part): return "database URL \(part) has invalid percent-encoding"
+        case .unencodedUserInfo:
+            return "database URL user or password holds / ? or # unencoded: percent-encode them (%2F %3F %23)"
         }
     }
 }

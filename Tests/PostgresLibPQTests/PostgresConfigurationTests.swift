@@ -56,6 +56,10 @@ import Testing
         ("postgres://h/db?colour=blue", PostgresConfigurationError.unknownParameter("colour")),
         ("postgres://h", PostgresConfigurationError.missingDatabase),
         ("postgres://u:%zz@h/db", PostgresConfigurationError.invalidPercentEncoding("password")),
+        ("postgres://u:ab/cd@h/db", PostgresConfigurationError.unencodedUserInfo),
+        ("postgres://u:ab?cd@h/db", PostgresConfigurationError.unencodedUserInfo),
+        ("postgres://u:ab#cd@h/db", PostgresConfigurationError.unencodedUserInfo),
+        ("postgres://u:8123/x@h/db", PostgresConfigurationError.unencodedUserInfo),
     ])
     func badURLsAreRejectedNamingTheProblem(url: String, expected: PostgresConfigurationError) {
         #expect(throws: expected) { try PostgresConfiguration(url: url) }
@@ -65,6 +69,14 @@ import Testing
         let configuration = try PostgresConfiguration(url: "postgres://alice:hunter2@host/db")
         #expect(!configuration.description.contains("hunter2"))
         #expect(!PostgresConfigurationError.invalidPort("x").description.contains("hunter2"))
+    }
+
+    /// `@` further on is a path's or a query's when the authority has its own.
+    @Test func anAtSignAfterTheAuthorityIsKeptWhereTheUserInfoEndsBeforeIt() throws {
+        let configuration = try PostgresConfiguration(url: "postgres://u:p%2Fq@h/db?application_name=ops@acme")
+        #expect(configuration.password == "p/q")
+        #expect(configuration.database == "db")
+        #expect(configuration.applicationName == "ops@acme")
     }
 
     @Test func databaseCanBeRepointedOnACopy() {

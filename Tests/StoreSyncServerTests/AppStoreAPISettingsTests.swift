@@ -100,6 +100,25 @@ import Testing
         }
     }
 
+    /// The key pasted where its file's path goes (PEM, or its base64 body alone): refused
+    /// without the error printing it.
+    @Test(arguments: [
+        "-----BEGIN PRIVATE KEY-----\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg\n-----END PRIVATE KEY-----",
+        "MIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQgSecretSecretSecretSecretSecret",
+    ])
+    func aKeyPastedInPlaceOfItsPathIsRefusedWithoutPrintingIt(pasted: String) throws {
+        var settings = ServerConfiguration(bundleId: "com.example.storesync", environment: .sandbox)
+        settings.appStoreAPIKey = AppStoreAPIKeySettings(keyId: "STORESYNC1", issuerId: "issuer", privateKeyPath: pasted)
+        do {
+            try settings.checkReferencedFiles()
+            Issue.record("a key in place of a path was taken")
+        } catch {
+            #expect("\(error)".hasPrefix("STORESYNC_APPSTORE_API_PRIVATE_KEY is invalid"), "\(error)")
+            #expect("\(error)".contains("not a path"), "\(error)")
+            #expect(!"\(error)".contains("MIGTAgEA"), "the message never echoes key material")
+        }
+    }
+
     @Test func anXcodeServerWithoutAnOverrideIsToldToSetTheURL() throws {
         try Self.withKeyFile { keyFile in
             var settings = ServerConfiguration(bundleId: "com.example.storesync", environment: .xcode)

@@ -26,7 +26,7 @@ extension ServerConfiguration {
         do {
             pem = try AppStoreServerAPIConfiguration.readPrivateKey(atPath: key.privateKeyPath)
         } catch {
-            throw .invalid(.appStoreAPIPrivateKey, "\(key.privateKeyPath) cannot be read, or is not a .p8 key file")
+            throw .invalid(.appStoreAPIPrivateKey, "\(Self.shown(keyPath: key.privateKeyPath)) cannot be read, or is not a .p8 key file")
         }
         var configurations: [AppStoreServerAPIConfiguration] = []
         for environment in appStoreEnvironments {
@@ -44,9 +44,18 @@ extension ServerConfiguration {
             } catch .emptyIssuerId {
                 throw .invalid(.appStoreAPIIssuerId, "it is empty")
             } catch {
-                throw .invalid(.appStoreAPIPrivateKey, "\(key.privateKeyPath): \(error)")
+                throw .invalid(.appStoreAPIPrivateKey, "\(Self.shown(keyPath: key.privateKeyPath)): \(error)")
             }
         }
         return configurations
+    }
+
+    /// The key setting as an error shows it: the path, or — when the key itself was pasted in
+    /// its place — words saying so, so a start-up error never prints the private key.
+    static func shown(keyPath: String) -> String {
+        let base64Body = keyPath.count > 64 && keyPath.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+/=".contains($0)) }
+        let looksLikeKey = keyPath.contains("-----") || keyPath.contains(where: \.isNewline) || keyPath.utf8.count > 1_024
+            || base64Body
+        return looksLikeKey ? "the value (key material, not a path: put the .p8 in a file and name the file)" : keyPath
     }
 }

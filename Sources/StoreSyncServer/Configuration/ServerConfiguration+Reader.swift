@@ -105,9 +105,12 @@ extension ServerConfiguration {
 struct SettingReader {
     let reader: ConfigReader
 
+    /// The setting's value without surrounding whitespace or line breaks (a key file's newline
+    /// carried into a variable, e.g. a Kubernetes secret made from the file, would make an
+    /// admin key no request can match); `nil` when unset or blank.
     func optional(_ setting: Setting, isSecret: Bool = false) -> String? {
         guard let value = reader.string(forKey: ConfigKey(setting.key), isSecret: isSecret) else { return nil }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
 
@@ -165,7 +168,11 @@ struct SettingReader {
     func url(_ setting: Setting) throws(ConfigurationError) -> URL? {
         guard let text = optional(setting) else { return nil }
         guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil
-        else { throw .invalid(setting, "expected an http(s) URL, got '\(text)'") }
+        else {
+            // Only the scheme is echoed: a URL may carry a token in its path or credentials.
+            let given = URL(string: text)?.scheme.map { "a \($0): URL" } ?? "no scheme://host"
+            throw .invalid(setting, "expected an http(s) URL with a host, got \(given)")
+        }
         return url
     }
 }
