@@ -26,6 +26,16 @@ import Testing
         }
     }
 
+    /// A host with more cores than a server may be given loops starts with the most it may
+    /// have, not with a refusal naming a setting nobody set.
+    @Test func theDefaultIsOnePerCoreUpToTheLargestAllowed() throws {
+        #expect(HTTPEventLoops.defaultCount(forCores: 2) == 2)
+        #expect(HTTPEventLoops.defaultCount(forCores: 384) == HTTPEventLoops.allowedCounts.upperBound)
+        var configuration = ServerConfiguration(bundleId: "com.example", environment: .sandbox)
+        configuration.httpEventLoops = HTTPEventLoops.defaultCount(forCores: 512)
+        try configuration.validate()
+    }
+
     /// One event loop carries every connection: concurrent lookups and a purchase on separate
     /// connections all get their answers, and the lookups after the purchase see it.
     @Test func oneEventLoopServesConcurrentConnections() async throws {

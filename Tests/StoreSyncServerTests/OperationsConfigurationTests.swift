@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import StoreSyncCore
 @testable import StoreSyncServer
 import StoreSyncTesting
 import Testing
@@ -33,7 +34,32 @@ import Testing
             _ = try configuration(["storesync.webhookUrl": url, "storesync.webhookSecret": testWebhookSecret])
         } catch {
             #expect(error.setting == .webhookURL)
+            #expect(!"\(error)".contains("hooks.example.com"), "a receiver's URL may carry its token: never echoed")
         }
+    }
+
+    /// Caught before the database starts and migrations run, not when the listener binds.
+    @Test(arguments: ["localhost:8080", "http://0.0.0.0", "0.0.0.0/0", "my host", "", "-bad.example", "a..b"])
+    func aListeningAddressThatIsNoAddressIsRefusedByName(host: String) {
+        var configuration = ServerConfiguration(bundleId: "com.example", environment: .sandbox)
+        configuration.httpHost = host
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.httpHost = "127.0.0.1"
+        configuration.metricsHost = host
+        do {
+            try configuration.validate()
+            Issue.record("METRICS_HOST '\(host)' was taken")
+        } catch {
+            #expect(error.setting == .metricsHost)
+        }
+    }
+
+    @Test(arguments: ["127.0.0.1", "0.0.0.0", "::", "[::]", "::1", "localhost", "storesync-1.internal", "fe80::1"])
+    func listeningAddressesAndHostNamesAreTaken(host: String) throws {
+        var configuration = ServerConfiguration(bundleId: "com.example", environment: .sandbox)
+        configuration.httpHost = host
+        configuration.metricsHost = host
+        try configuration.validate()
     }
 
     @Test func aShortSecretIsRefusedAndAGoodWebhookIsRead() throws {
@@ -71,6 +97,25 @@ import Testing
         #expect(throws: ConfigurationError.invalid(.threadScheduling, "expected batch or normal, got 'idle'")) {
             _ = try configuration(["storesync.threadScheduling": "idle"])
         }
+    }
+
+    /// A value carried over from a file keeps its line break (`kubectl create secret
+    /// --from-file`); read with it, no admin request could match the key and every webhook
+    /// signature would be off.
+    @Test func valuesAreReadWithoutTheirSurroundingLineBreaks() throws {
+        let signingKey = Data(repeating: 7, count: 32)
+        let read = try configuration([
+            "storesync.adminApiKey": "an-admin-key-from-the-environment\n",
+            "storesync.webhookUrl": "https://hooks.example.com/storesync\r\n",
+            "storesync.webhookSecret": "\n0123456789abcdef\n",
+            "storesync.bundleId": "com.example.app\n",
+            "storesync.signingKey": signingKey.base64EncodedString() + "\n",
+        ])
+        #expect(read.adminAPIKey == "an-admin-key-from-the-environment")
+        #expect(read.webhookSecret == "0123456789abcdef")
+        #expect(read.webhookURL?.absoluteString == "https://hooks.example.com/storesync")
+        #expect(read.bundleId == "com.example.app")
+        #expect(read.signingKey == signingKey)
     }
 
     @Test func keysAreReadFromFilesUnlessTheirVariableIsSet() throws {

@@ -11,9 +11,13 @@ import Synchronization
 /// concurrency one loop costs less CPU per request, at high concurrency it serves fewer
 /// (PERFORMANCE.md has the figures). Set it below the core count only where concurrency stays low.
 enum HTTPEventLoops {
-    /// One per core the process may use: Hummingbird's default, and the size of NIO's
-    /// singleton group.
-    static var defaultCount: Int { NIOSingletons.groupLoopCountSuggestion }
+    /// One per core the process may use (Hummingbird's default, and the size of NIO's
+    /// singleton group), at most ``allowedCounts``' largest: a host with more cores than that
+    /// starts with the largest rather than refusing a setting nobody set.
+    static var defaultCount: Int { defaultCount(forCores: NIOSingletons.groupLoopCountSuggestion) }
+
+    /// The default for a process that may use `cores` cores.
+    static func defaultCount(forCores cores: Int) -> Int { min(max(cores, 1), allowedCounts.upperBound) }
 
     /// How many event loops a server may be given.
     static let allowedCounts = 1...256

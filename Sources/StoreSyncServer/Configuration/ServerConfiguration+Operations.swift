@@ -3,21 +3,40 @@ public import Foundation
 import StoreSyncCore
 
 extension ServerConfiguration {
-    /// The rules of the operations settings: the webhook needs a secret and a usable URL, and
-    /// `/metrics` needs a port of its own.
+    /// The rules of the operations settings: the webhook needs a secret and a usable URL, the
+    /// listening addresses must be addresses, and `/metrics` needs a port of its own.
     func validateOperations() throws(ConfigurationError) {
         if let webhookURL {
             guard let scheme = webhookURL.scheme?.lowercased(), ["http", "https"].contains(scheme),
                 let host = webhookURL.host, !host.isEmpty
-            else { throw .invalid(.webhookURL, "expected an http(s) URL with a host, got '\(webhookURL)'") }
+            // Not echoed: a receiver's URL often carries its token in the path.
+            else { throw .invalid(.webhookURL, "expected an http(s) URL with a host") }
             if webhookURL.user != nil || webhookURL.password != nil {
                 throw .invalid(.webhookURL, "credentials in the URL would be logged; authenticate by the signature")
             }
             guard let webhookSecret else { throw .missing(.webhookSecret) }
             if webhookSecret.utf8.count < 16 { throw .invalid(.webhookSecret, "use at least 16 characters") }
         }
+        try Self.checkListenAddress(httpHost, setting: .httpHost)
+        try Self.checkListenAddress(metricsHost, setting: .metricsHost)
         if let metricsPort, metricsPort == httpPort, metricsPort != 0 {
             throw .invalid(.metricsPort, "must differ from HTTP_PORT (\(httpPort))")
+        }
+    }
+
+    /// Refuses a listening address that could never be bound, before the database starts and
+    /// migrations run: an IP address (IPv6 with or without brackets) or a host name, never a
+    /// URL or `host:port`.
+    static func checkListenAddress(_ host: String, setting: Setting) throws(ConfigurationError) {
+        let unbracketed = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if IPAddress(unbracketed) != nil { return }
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        let isHostName = host.utf8.count <= 253 && labels.allSatisfy { label in
+            (1...63).contains(label.utf8.count) && !label.hasPrefix("-") && !label.hasSuffix("-")
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        }
+        guard isHostName else {
+            throw .invalid(setting, "'\(host)' is not an IP address or host name (no scheme, port or path: the port is its own setting)")
         }
     }
 }
