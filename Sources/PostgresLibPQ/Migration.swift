@@ -20,6 +20,11 @@ public struct Migration: Sendable, Hashable {
     /// `-- applied-as-file-sha256: <hex>`, so that a comment mended after it was applied under a
     /// file checksum keeps those databases valid.
     public let earlierFileChecksums: [String]
+    /// Whether servers built before this migration keep working on the schema it leaves (it
+    /// only adds what they never read): said in the file by the comment line
+    /// `-- older-binaries: compatible`. Without it, a build that lacks this migration refuses
+    /// to run on a database that has it, and running ones stop (``SchemaMigrator``).
+    public let keepsOlderBinariesWorking: Bool
 
     /// Reads a migration file.
     ///
@@ -45,7 +50,13 @@ public struct Migration: Sendable, Hashable {
         self.checksum = Self.hex(SHA256.hash(data: Data(MigrationStatements.text(of: sql).utf8)))
         self.fileChecksum = Self.hex(SHA256.hash(data: bytes))
         self.earlierFileChecksums = Self.earlierFileChecksums(in: sql)
+        self.keepsOlderBinariesWorking = sql.split(whereSeparator: \.isNewline).contains {
+            $0.trimmingCharacters(in: .whitespaces) == Self.compatibleMarker
+        }
     }
+
+    /// The comment line that marks a migration older builds keep working on.
+    static let compatibleMarker = "-- older-binaries: compatible"
 
     /// Whether a database that recorded `checksum` applied this migration's statements.
     func matches(recorded checksum: String) -> Bool {

@@ -10,6 +10,9 @@ public enum SchemaMigrationError: Error, Sendable, CustomStringConvertible {
     case checksumMismatch(name: String, applied: String, file: String)
     /// A migration failed and was rolled back; later ones did not run.
     case migrationFailed(name: String, underlying: PostgresError)
+    /// The database holds migrations this build has no file for, applied by a newer build and
+    /// not marked as keeping older builds working: this build must not run on it.
+    case databaseNewerThanBinary(names: [String])
 
     /// One line naming the migration and the problem.
     public var description: String {
@@ -25,6 +28,9 @@ public enum SchemaMigrationError: Error, Sendable, CustomStringConvertible {
         case .migrationFailed(let name, let underlying):
             // Operators read this, and DDL errors quote no user data, so the message helps.
             return "migration \(name) failed: \(underlying)" + (underlying.message.map { ": \($0)" } ?? "")
+        case .databaseNewerThanBinary(let names):
+            return "the database was migrated by a newer build (\(names.joined(separator: ", "))) that older builds "
+                + "cannot run on: deploy a build that includes it"
         }
     }
 }

@@ -9,6 +9,13 @@ public import Logging
 /// checksum covers the statements only, see ``Migration/checksum``). Processes migrating the same database
 /// at once take turns on a PostgreSQL advisory lock, held by transactions only (so a connection
 /// pooler in transaction mode may stand between). Scripts must not contain BEGIN or COMMIT.
+///
+/// Each row also records whether builds without that migration keep working on the schema
+/// (``Migration/keepsOlderBinariesWorking``). A build that finds a migration it has no file for,
+/// not so marked, refuses to migrate or serve (``SchemaMigrationError/databaseNewerThanBinary(names:)``),
+/// and a running one asks ``migrationsThisBuildCannotRunOn(_:)`` to know when to stop: during a
+/// rolling deploy, the first new server's migration would otherwise leave the old ones serving
+/// a schema they misread.
 public struct SchemaMigrator: Sendable {
     /// The directory holding the migration files.
     public let directory: URL
@@ -64,6 +71,15 @@ public struct SchemaMigrator: Sendable {
             try await lock(connection)
             return try await checkApplied(migrations, on: connection)
         }
+        let known = Set(migrations.map(\.name))
+        let newer = applied.filter { !known.contains($0.key) }
+        let breaking = newer.filter { $0.value.keepsOlderBinariesWorking != true }.keys.sorted()
+        guard breaking.isEmpty else { throw SchemaMigrationError.databaseNewerThanBinary(names: breaking) }
+        if !newer.isEmpty {
+            logger.notice(
+                "the database holds migrations of a newer build, each marked compatible with older builds",
+                metadata: ["db.migrations": "\(newer.keys.sorted())"])
+        }
         var newlyApplied: [String] = []
         for migration in migrations where applied[migration.name] == nil {
             if try await apply(migration, on: pool) { newlyApplied.append(migration.name) }
@@ -82,9 +98,19 @@ public struct SchemaMigrator: Sendable {
         try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))")
     }
 
-    /// Creates `schema_migrations` when missing, checks every applied migration against its
-    /// file (replacing checksums of mended comments) and returns the recorded checksums by name.
-    private func checkApplied(_ migrations: [Migration], on connection: PostgresConnection) async throws -> [String: String] {
+    /// What `schema_migrations` records of one applied migration.
+    struct AppliedMigration {
+        let checksum: String
+        /// `nil` when applied by a build from before the column.
+        let keepsOlderBinariesWorking: Bool?
+    }
+
+    /// Creates `schema_migrations` when missing (and its compatibility column), checks every
+    /// applied migration against its file (replacing checksums of mended comments and the
+    /// compatibility a mended marker now says) and returns what is recorded, by name.
+    private func checkApplied(_ migrations: [Migration], on connection: PostgresConnection) async throws
+        -> [String: AppliedMigration]
+    {
         try await connection.execute("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 name       text        PRIMARY KEY,
@@ -92,22 +118,55 @@ public struct SchemaMigrator: Sendable {
                 applied_at timestamptz NOT NULL DEFAULT now()
             )
             """)
-        var applied: [String: String] = [:]
-        for row in try await connection.query("SELECT name, checksum FROM schema_migrations") {
-            let (name, checksum) = try row.decode((String, String).self)
-            applied[name] = checksum
+        if try await connection.query(Self.compatibilityColumnExists).isEmpty {
+            try await connection.execute("ALTER TABLE schema_migrations ADD COLUMN older_binaries_compatible boolean")
+        }
+        var applied: [String: AppliedMigration] = [:]
+        for row in try await connection.query("SELECT name, checksum, older_binaries_compatible FROM schema_migrations") {
+            let (name, checksum, compatible) = try row.decode((String, String, Bool?).self)
+            applied[name] = AppliedMigration(checksum: checksum, keepsOlderBinariesWorking: compatible)
         }
         for migration in migrations {
-            guard let checksum = applied[migration.name] else { continue }
-            guard migration.matches(recorded: checksum) else {
-                throw SchemaMigrationError.checksumMismatch(name: migration.name, applied: checksum, file: migration.checksum)
+            guard let recorded = applied[migration.name] else { continue }
+            guard migration.matches(recorded: recorded.checksum) else {
+                throw SchemaMigrationError.checksumMismatch(
+                    name: migration.name, applied: recorded.checksum, file: migration.checksum)
             }
-            if checksum != migration.checksum {
+            if recorded.checksum != migration.checksum || recorded.keepsOlderBinariesWorking != migration.keepsOlderBinariesWorking {
                 try await connection.execute(
-                    "UPDATE schema_migrations SET checksum = \(migration.checksum) WHERE name = \(migration.name)")
+                    """
+                    UPDATE schema_migrations
+                    SET checksum = \(migration.checksum), older_binaries_compatible = \(migration.keepsOlderBinariesWorking)
+                    WHERE name = \(migration.name)
+                    """)
             }
         }
         return applied
+    }
+
+    private static let compatibilityColumnExists: PostgresQuery = """
+        SELECT 1 FROM pg_attribute
+        WHERE attrelid = 'schema_migrations'::regclass AND attname = 'older_binaries_compatible' AND NOT attisdropped
+        """
+
+    /// The migrations a newer build applied to this database that this build cannot run on:
+    /// those it has no file for and that are not marked compatible with older builds. A server
+    /// asks it while it runs, and stops when the answer is not empty.
+    ///
+    /// - Parameter pool: The database's pool.
+    /// - Returns: Their names, sorted; empty when this build may go on.
+    /// - Throws: ``SchemaMigrationError`` for unreadable files, ``PostgresError``.
+    public func migrationsThisBuildCannotRunOn(_ pool: ConnectionPool) async throws -> [String] {
+        let known = Set(try migrations().map(\.name))
+        let rows = try await pool.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT name FROM schema_migrations
+                WHERE older_binaries_compatible IS NOT TRUE
+                ORDER BY name
+                """)
+        }
+        return try rows.map { try $0.decode(String.self) }.filter { !known.contains($0) }
     }
 
     /// Applies one migration with its `schema_migrations` row, in one transaction under the lock.
@@ -122,7 +181,10 @@ public struct SchemaMigrator: Sendable {
                 logger.debug("applying migration", metadata: ["db.migration": "\(migration.name)"])
                 try await connection.execute(script: migration.sql)
                 try await connection.execute(
-                    "INSERT INTO schema_migrations (name, checksum) VALUES (\(migration.name), \(migration.checksum))")
+                    """
+                    INSERT INTO schema_migrations (name, checksum, older_binaries_compatible)
+                    VALUES (\(migration.name), \(migration.checksum), \(migration.keepsOlderBinariesWorking))
+                    """)
                 return true
             }
         } catch let error as PostgresError {

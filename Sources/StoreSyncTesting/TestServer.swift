@@ -65,6 +65,19 @@ public final class TestServer: TestStoreSync {
         return TestServer(port: port, setup: setup, database: inspection, serviceGroup: serviceGroup, running: running)
     }
 
+    /// Waits until the server ends by itself, without ``stop()`` (a service that failed), and
+    /// answers what it ended with; call ``stop()`` afterwards to free the test's pool.
+    ///
+    /// - Returns: The error it ended with, `nil` when it ended without one.
+    public func ending() async -> (any Error)? {
+        do {
+            try await running.value
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Stops the server gracefully (in-flight requests finish) and frees its database pool.
     public func stop() async {
         await serviceGroup.triggerGracefulShutdown()

@@ -141,6 +141,54 @@ import Testing
         }
     }
 
+    /// A rolling deploy: a newer build applied a migration this build has no file for. Unless
+    /// that migration says older builds keep working, this build refuses to migrate (and so to
+    /// start), and a running one learns it must stop.
+    @Test func aMigrationOfANewerBuildStopsThisBuildUnlessMarkedCompatible() async throws {
+        let older = try directory(["0001_create.sql": files["0001_create.sql"]!])
+        let newer = try directory([
+            "0001_create.sql": files["0001_create.sql"]!, "0002_label.sql": "ALTER TABLE items ADD COLUMN label text;",
+        ])
+        defer {
+            try? FileManager.default.removeItem(at: older)
+            try? FileManager.default.removeItem(at: newer)
+        }
+        try await TestCluster.withPool { pool in
+            let olderBuild = SchemaMigrator(directory: older, logger: TestCluster.logger)
+            let newerBuild = SchemaMigrator(directory: newer, logger: TestCluster.logger)
+            #expect(try await olderBuild.migrate(pool) == ["0001_create"])
+            #expect(try await olderBuild.migrationsThisBuildCannotRunOn(pool) == [])
+
+            // Unmarked: older builds must stop.
+            #expect(try await newerBuild.migrate(pool) == ["0002_label"])
+            #expect(try await olderBuild.migrationsThisBuildCannotRunOn(pool) == ["0002_label"])
+            #expect(try await newerBuild.migrationsThisBuildCannotRunOn(pool) == [])
+            try await expectRefused(olderBuild, on: pool, naming: ["0002_label"])
+
+            // Its marker mended in (a comment: the statements are the same), the record follows.
+            try Data("-- older-binaries: compatible\nALTER TABLE items ADD COLUMN label text;".utf8)
+                .write(to: newer.appendingPathComponent("0002_label.sql"))
+            #expect(try await newerBuild.migrate(pool) == [])
+            #expect(try await olderBuild.migrationsThisBuildCannotRunOn(pool) == [])
+            #expect(try await olderBuild.migrate(pool) == [], "every newer migration keeps older builds working")
+
+            try Data("ALTER TABLE items RENAME COLUMN id TO item_id;".utf8).write(to: newer.appendingPathComponent("0003_rename.sql"))
+            #expect(try await newerBuild.migrate(pool) == ["0003_rename"])
+            #expect(try await olderBuild.migrationsThisBuildCannotRunOn(pool) == ["0003_rename"])
+            try await expectRefused(olderBuild, on: pool, naming: ["0003_rename"])
+        }
+    }
+
+    private func expectRefused(_ migrator: SchemaMigrator, on pool: ConnectionPool, naming names: [String]) async throws {
+        let error = await #expect(throws: SchemaMigrationError.self) { try await migrator.migrate(pool) }
+        guard case .databaseNewerThanBinary(let refused)? = error else {
+            Issue.record("expected the database to be newer than the build, got \(String(describing: error))")
+            return
+        }
+        #expect(refused == names)
+        #expect(error?.description.contains(names[0]) == true)
+    }
+
     @Test func failedMigrationIsRolledBackAndNamed() async throws {
         let migrations = try directory([
             "0001_create.sql": files["0001_create.sql"]!,

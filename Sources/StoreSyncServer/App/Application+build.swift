@@ -111,6 +111,10 @@ public func buildApplication(
     app.addServices(PoolMetricsService(pool: pool))
     let started = StartupGate()
     app.services += dependencies.appStore.backgroundServices(after: started)
+    app.addServices(
+        SchemaWatch(
+            migrator: SchemaMigrator(directory: schema.directory, logger: logger), pool: pool,
+            interval: configuration.schemaWatchInterval, gate: started, logger: logger))
     dependencies.appStore.announce()
     app.addOperationsServices(dependencies: dependencies, configuration: configuration, metrics: metrics, logger: logger)
     app.beforeServerStarts {

@@ -54,6 +54,9 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashCost: UInt8 = 12
     /// The most entries one restore may carry.
     public var maxRestoreEntries = 20_000
+    /// How often a running server checks that no newer build migrated the database beyond
+    /// what it can run on (``SchemaWatch``); not a setting: tests shorten it.
+    public var schemaWatchInterval: Duration = .seconds(30)
     /// Sign-in and sign-up throttling per email and per client address.
     public var loginLimits = LoginLimits()
     /// Seconds a connection may send nothing (or stop mid-request) before it is closed.
