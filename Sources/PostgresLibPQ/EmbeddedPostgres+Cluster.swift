@@ -16,9 +16,20 @@ extension EmbeddedPostgres {
 
     func prepareLaunch() async throws -> Launch {
         Launch(
-            binaries: try await PostgresBinaries.locate(explicit: options.binDirectory?.path),
+            binaries: try await PostgresBinaries.locate(explicit: options.binDirectory?.path, dataVersion: dataVersion()),
             account: try ServerAccount.resolve(preferred: options.unprivilegedUser)
         )
+    }
+
+    /// The major version of PostgreSQL that made the data directory (`PG_VERSION`), `nil`
+    /// before there is one. Read as this process can: as root, the directory is another
+    /// account's, and an unreadable file only means binaries are chosen as for a new cluster.
+    func dataVersion() -> String? {
+        guard let data = FileManager.default.contents(atPath: dataDirectory.appendingPathComponent("PG_VERSION").path) else {
+            return nil
+        }
+        let version = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return version.isEmpty ? nil : version
     }
 
     func performStart() async throws {

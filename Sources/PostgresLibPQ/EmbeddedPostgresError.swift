@@ -23,6 +23,9 @@ public enum EmbeddedPostgresError: Error, Sendable, Hashable, CustomStringConver
     case unsafeDirectory(path: String, reason: String)
     /// This process's user id has no name, which peer authentication needs.
     case unnamedUser(uid: UInt32)
+    /// The data directory was made by a PostgreSQL major version none of the installed
+    /// binaries is (a distribution upgrade moved to a newer one).
+    case dataVersionNotInstalled(dataVersion: String, installed: [String])
 
     /// One line naming the problem and the fix.
     public var description: String {
@@ -50,6 +53,11 @@ public enum EmbeddedPostgresError: Error, Sendable, Hashable, CustomStringConver
             return "cannot prepare \(path): \(reason)"
         case .unsafeDirectory(let path, let reason):
             return "refusing to use \(path): it \(reason); remove it, or choose another directory"
+        case .dataVersionNotInstalled(let dataVersion, let installed):
+            let found = installed.isEmpty ? "no version that answers --version" : "PostgreSQL " + installed.joined(separator: ", ")
+            return "the data directory was made by PostgreSQL \(dataVersion), and only \(found) is installed: install "
+                + "PostgreSQL \(dataVersion) beside it (Debian/Ubuntu: postgresql-\(dataVersion); macOS: postgresql@\(dataVersion)) "
+                + "or set POSTGRES_BIN_DIR, then move the data to the new version with pg_upgrade or pg_dump"
         case .unnamedUser(let uid):
             return "user id \(uid) has no name in the user database, which PostgreSQL's peer authentication needs: "
                 + "add one (useradd) or set DATABASE_URL"

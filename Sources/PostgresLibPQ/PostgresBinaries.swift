@@ -12,12 +12,52 @@ struct PostgresBinaries: Sendable {
     ///
     /// An explicit directory is the only one tried. Otherwise, in order: `POSTGRES_BIN_DIR`, `pg_config --bindir`, the newest
     /// `/usr/lib/postgresql/*/bin`, Homebrew's `postgresql@*` and `postgresql`, then `PATH`.
-    static func locate(explicit: String?) async throws -> PostgresBinaries {
+    ///
+    /// - Parameters:
+    ///   - explicit: The one directory to use, if chosen.
+    ///   - dataVersion: The major version of an existing data directory (its `PG_VERSION`):
+    ///     only binaries of that version are taken, so a newer PostgreSQL installed beside the
+    ///     one that made the cluster (a distribution upgrade) does not refuse to start it.
+    static func locate(explicit: String?, dataVersion: String? = nil) async throws -> PostgresBinaries {
         if let explicit {
             // An explicit choice is never silently replaced by another installation.
             guard isComplete(explicit) else { throw EmbeddedPostgresError.binariesNotFound(searched: [explicit]) }
-            return PostgresBinaries(directory: explicit)
+            return try await choose(from: [explicit], dataVersion: dataVersion)
         }
+        return try await choose(from: await candidateDirectories(), dataVersion: dataVersion)
+    }
+
+    /// The first complete candidate, of `dataVersion`'s major version when given.
+    ///
+    /// - Throws: ``EmbeddedPostgresError/binariesNotFound(searched:)`` when none is complete,
+    ///   ``EmbeddedPostgresError/dataVersionNotInstalled(dataVersion:installed:)`` when none
+    ///   is of the data directory's version.
+    static func choose(from candidates: [String], dataVersion: String?) async throws -> PostgresBinaries {
+        let complete = candidates.filter(isComplete)
+        guard let first = complete.first else { throw EmbeddedPostgresError.binariesNotFound(searched: candidates) }
+        guard let dataVersion else { return PostgresBinaries(directory: first) }
+        var installed: [String] = []
+        for directory in complete {
+            guard let version = await majorVersion(of: directory) else { continue }
+            if version == dataVersion { return PostgresBinaries(directory: directory) }
+            if !installed.contains(version) { installed.append(version) }
+        }
+        throw EmbeddedPostgresError.dataVersionNotInstalled(dataVersion: dataVersion, installed: installed)
+    }
+
+    /// The major version `postgres --version` reports (`postgres (PostgreSQL) 15.8 (Debian …)`
+    /// is 15; 9.6.24 is 9.6, as `PG_VERSION` spells it), or `nil` when it does not answer.
+    static func majorVersion(of directory: String) async -> String? {
+        guard let outcome = try? await ChildProcess.run(directory + "/postgres", ["--version"]), outcome.status == 0,
+            let marker = outcome.output.range(of: "(PostgreSQL) ")
+        else { return nil }
+        let numbers = outcome.output[marker.upperBound...].prefix { $0.isNumber || $0 == "." }.split(separator: ".")
+        guard let major = numbers.first, let value = Int(major) else { return nil }
+        return value >= 10 || numbers.count < 2 ? String(value) : "\(value).\(numbers[1])"
+    }
+
+    /// Every directory looked in, in order.
+    private static func candidateDirectories() async -> [String] {
         var candidates: [String] = []
         let environment = ProcessInfo.processInfo.environment
         if let fromEnvironment = environment["POSTGRES_BIN_DIR"], !fromEnvironment.isEmpty {
@@ -35,10 +75,7 @@ struct PostgresBinaries: Sendable {
             candidates.append(prefix + "/postgresql/bin")
         }
         candidates += ["/opt/homebrew/bin", "/usr/local/bin", "/usr/local/pgsql/bin"] + path
-        for candidate in candidates where isComplete(candidate) {
-            return PostgresBinaries(directory: candidate)
-        }
-        throw EmbeddedPostgresError.binariesNotFound(searched: candidates)
+        return candidates
     }
 
     private static func isComplete(_ directory: String) -> Bool {
