@@ -25,7 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
         try await StartupFailure.reporting { try ServerConfiguration.threadScheduling(reader: reader) }
             .apply(logger: Logger(label: "storesync.serve"))
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        MetricsSystem.bootstrap(PrometheusMetricsFactory.storeSync(registry: registry))
         try await StartupFailure.reporting {
             let app = try await buildApplication(reader: reader, metrics: registry)
             try await app.runService()

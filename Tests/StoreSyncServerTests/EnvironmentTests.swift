@@ -216,9 +216,12 @@ import Testing
             var sandbox = bought
             (sandbox.environment, sandbox.revocationDate, sandbox.signedDate) = (.sandbox, server.clock.now(), server.clock.now())
 
+            let refusedSeries = #"storesync_appstore_notifications_total{type="REFUND",outcome="refused"}"#
+            let counted = MetricsSamples(try await server.send("GET", "/metrics").body).value(refusedSeries)
             #expect(try await server.notify(.refund, transaction: sandbox) == "refused")
             #expect(try await server.tableCounts() == before)
             #expect(try await server.entitlementIds(token: account.token) == ["premium"])
+            #expect(MetricsSamples(try await server.send("GET", "/metrics").body).value(refusedSeries) >= counted + 1)
         }
     }
 }

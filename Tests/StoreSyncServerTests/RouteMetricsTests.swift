@@ -14,6 +14,9 @@ import Testing
     private static let unauthorized =
         #"{http_route="/v1/entitlements",http_request_method="GET",http_response_status_code="401"}"#
 
+    private static let unauthorizedError = #"{http_route="/v1/entitlements",http_request_method="GET",error_type="401"}"#
+    private static let liveLabels = #"{http_route="/health/live",http_request_method="GET",http_response_status_code="200","#
+
     @Test func requestsAndTheirDurationsAreCountedByRouteAndStatus() async throws {
         try await withLiveServer { server in
             let before = try await Self.metrics(of: server)
@@ -27,9 +30,15 @@ import Testing
                 >= before.value("http_server_request_duration_count" + Self.live) + 3)
             #expect(after.value("hb_requests" + Self.notFound) >= before.value("hb_requests" + Self.notFound) + 1)
             #expect(after.value("hb_requests" + Self.unauthorized) >= before.value("hb_requests" + Self.unauthorized) + 1)
-            // Answers, problem details included, are not errors: only a thrown error makes that
-            // series, so a route that answered shows none with its status.
+            // Problem answers are errors, as Hummingbird counts thrown ones; a success is not.
+            #expect(after.value("hb_request_errors" + Self.unauthorizedError)
+                >= before.value("hb_request_errors" + Self.unauthorizedError) + 1)
             #expect(!after.text.contains(#"error_type="200""#))
+            // Buckets below 5 ms: a lookup answered in well under a millisecond is told apart.
+            let buckets = after.text.split(separator: "\n").filter {
+                $0.hasPrefix("http_server_request_duration_bucket" + Self.liveLabels)
+            }
+            #expect(buckets.contains { $0.contains(#"le="0.00025""#) }, "\(buckets)")
         }
     }
 

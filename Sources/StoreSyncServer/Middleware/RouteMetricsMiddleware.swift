@@ -26,9 +26,16 @@ struct RouteMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         defer { active.decrement() }
         do {
             let response = try await next(request, context)
-            let metrics = cache.route(context.endpointPath ?? "Unknown", method: request.method, status: response.status)
+            let route = context.endpointPath ?? "Unknown"
+            let metrics = cache.route(route, method: request.method, status: response.status)
             metrics.requests.increment()
             metrics.duration.recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
+            // Errors reach here as problem answers (`ProblemMiddleware` sits inside): counted as
+            // Hummingbird counts the errors its handlers throw, so dashboards built on
+            // `hb_request_errors` see outages.
+            if response.status.code >= 400 {
+                cache.errors(route, method: request.method, status: response.status).increment()
+            }
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
@@ -54,6 +61,9 @@ final class RouteMetricsCache: Sendable {
         let status: HTTPResponse.Status
     }
 
+    /// The request durations' label, whose buckets the metrics factory sets.
+    static let durationLabel = "http.server.request.duration"
+
     private let meters = NIOLockedValueBox<[HTTPRequest.Method: Meter]>([:])
     private let routes = NIOLockedValueBox<[RouteKey: RouteMetrics]>([:])
     private let errors = NIOLockedValueBox<[RouteKey: Counter]>([:])
@@ -72,11 +82,11 @@ final class RouteMetricsCache: Sendable {
             ]
             return RouteMetrics(
                 requests: Counter(label: "hb.requests", dimensions: dimensions),
-                duration: Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds))
+                duration: Metrics.Timer(label: Self.durationLabel, dimensions: dimensions, preferredDisplayUnit: .seconds))
         }
     }
 
-    /// Made on a route's first thrown error only, so successful routes show no zero error series.
+    /// Made on a route's first error answer only, so successful routes show no zero error series.
     func errors(_ route: String, method: HTTPRequest.Method, status: HTTPResponse.Status) -> Counter {
         Self.handle(in: errors, for: RouteKey(route: route, method: method, status: status)) {
             Counter(label: "hb.request.errors", dimensions: [

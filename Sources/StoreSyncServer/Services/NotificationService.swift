@@ -54,6 +54,12 @@ struct NotificationService: Sendable {
     ///
     /// - Parameter verified: The notification, verified by the verifier of its environment.
     /// - Returns: What became of it.
+    /// Counts a processed notification by type and outcome (`storesync_appstore_notifications_total`).
+    private static func count(_ type: String, _ outcome: Outcome) {
+        Counter(label: "storesync_appstore_notifications_total", dimensions: [("type", type), ("outcome", outcome.rawValue)])
+            .increment()
+    }
+
     func process(_ verified: VerifiedNotification) async throws -> Outcome {
         let payload = verified.payload
         var metadata: Logger.Metadata = [
@@ -66,6 +72,7 @@ struct NotificationService: Sendable {
         if let chain { metadata["appstore.original_transaction_id"] = "\(chain)" }
         if let environment = record?.environment ?? renewal?.environment, let refusal = environments.refusal(of: environment) {
             logger.info("notification \(Outcome.refused.rawValue): \(refusal)", metadata: metadata)
+            Self.count(payload.notificationType.rawValue, .refused)
             return .refused
         }
 
@@ -83,10 +90,7 @@ struct NotificationService: Sendable {
             return (applied.isUnclaimed ? Outcome.unclaimed : .processed, applied.changedAccounts)
         }
         snapshots.invalidate(changed)
-        Counter(
-            label: "storesync_appstore_notifications_total",
-            dimensions: [("type", payload.notificationType.rawValue), ("outcome", outcome.rawValue)]
-        ).increment()
+        Self.count(payload.notificationType.rawValue, outcome)
         if payload.notificationType == .test, outcome != .duplicate {
             logger.notice("App Store test notification received", metadata: metadata)
         } else {
