@@ -78,15 +78,22 @@ public final class PostgresListener: Service, Sendable {
     /// The thread's loop: connect, listen, report; after a failure wait a little and again.
     private func listenUntilStopped() {
         var backoff = 0.25
+        // Warned when the connection is lost, not at every retry while it stays lost.
+        var failing = false
         while !isStopping {
             do {
                 let handle = try LibPQHandle.connect(configuration)
                 try listen(on: handle)
                 continuation.yield(.listening)
+                if failing { logger.notice("change listener reconnected to PostgreSQL") }
+                failing = false
                 backoff = 0.25
                 try relay(from: handle)
             } catch {
-                logger.warning("change listener lost PostgreSQL; retrying", metadata: ["error": "\(error)"])
+                logger.log(
+                    level: failing ? .debug : .warning, "change listener lost PostgreSQL; retrying",
+                    metadata: ["error": "\(error)"])
+                failing = true
             }
             continuation.yield(.disconnected)
             let deadline = Date().addingTimeInterval(backoff)

@@ -1,6 +1,7 @@
 import Hummingbird
 import StoreSyncAPI
 import Logging
+import Metrics
 import NIOCore
 import PostgresLibPQ
 
@@ -45,15 +46,26 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case let database as PostgresError where database.code == .lockNotAvailable || database.code == .queryCanceled:
             // DATABASE_LOCK_TIMEOUT_SECONDS or DATABASE_STATEMENT_TIMEOUT_SECONDS ran out: the
             // transaction rolled back, so nothing was written; the client may retry.
-            context.logger.warning("database statement timed out", metadata: ["db.sqlstate": "\(database.code)"])
+            DatabaseFailures.timeouts.increment()
+            warnOnce(in: context, "database statement timed out", metadata: ["db.sqlstate": "\(database.code)"])
             return .serviceUnavailable("the database is busy; retry shortly")
         case let database as PostgresError where database.isConnectionError:
-            context.logger.warning("database unavailable", metadata: ["error": "\(database.logDescription)"])
+            DatabaseFailures.unavailable.increment()
+            warnOnce(in: context, "database unavailable", metadata: ["error": "\(database.logDescription)"])
             return .serviceUnavailable("the database is unavailable; retry shortly")
         default:
             context.logger.error("unexpected error", metadata: ["error": "\(loggable(error))"])
             return .internal()
         }
+    }
+
+    /// Writes a warning at most once per 10 s for its message (``DatabaseFailures/warnings``),
+    /// saying how many were held back before it.
+    private static func warnOnce(in context: Context, _ message: Logger.Message, metadata: Logger.Metadata) {
+        guard let heldBack = DatabaseFailures.warnings.admit(message.description) else { return }
+        var metadata = metadata
+        if heldBack > 0 { metadata["log.held_back"] = "\(heldBack)" }
+        context.logger.warning(message, metadata: metadata)
     }
 
     /// An unexpected error as the log may carry it: a database error without the row data its
@@ -76,4 +88,14 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return ProblemError(type, status: error.status, detail: error.body, headers: error.headers)
         }
     }
+}
+
+/// Requests the database failed, by kind: what the throttled warnings no longer show one by one.
+enum DatabaseFailures {
+    /// The warnings about them, throttled: one per kind per 10 s.
+    static let warnings = WarningThrottle()
+    /// A lock or statement timeout ran out (`storesync_db_errors_total{kind="timeout"}`).
+    static let timeouts = Counter(label: "storesync_db_errors_total", dimensions: [("kind", "timeout")])
+    /// The database could not be reached (`storesync_db_errors_total{kind="unavailable"}`).
+    static let unavailable = Counter(label: "storesync_db_errors_total", dimensions: [("kind", "unavailable")])
 }

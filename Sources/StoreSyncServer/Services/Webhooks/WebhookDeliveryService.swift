@@ -28,6 +28,8 @@ final class WebhookDeliveryService: Service, Sendable {
     private let schemaReady = NIOLockedValueBox(false)
     /// Attempts under way on this server.
     private let underWay = NIOLockedValueBox(0)
+    /// Whether the last claim failed: its warning is written when claims start failing.
+    private let claimFailing = NIOLockedValueBox(false)
     private let deliveries = WebhookDeliveryRepository()
     private let metrics = WebhookMetrics()
     /// How often the queue's gauges are sampled while the loop is busy.
@@ -92,9 +94,15 @@ final class WebhookDeliveryService: Service, Sendable {
                     upTo: free, now: start, leaseEnd: start.addingTimeInterval(policy.claimLease), on: connection)
             }
             underWay.withLockedValue { $0 += claimed.count }
+            if claimFailing.withLockedValue({ failing in defer { failing = false }; return failing }) {
+                logger.notice("webhook deliveries are claimed again")
+            }
             return claimed
         } catch {
-            logger.warning("webhook deliveries could not be claimed", metadata: ["error": "\(error)"])
+            // Once per outage, not once per poll: the loop asks every second.
+            let first = claimFailing.withLockedValue { failing in defer { failing = true }; return !failing }
+            logger.log(
+                level: first ? .warning : .debug, "webhook deliveries could not be claimed", metadata: ["error": "\(error)"])
             return []
         }
     }
