@@ -3,6 +3,8 @@ import Hummingbird
 import Logging
 import Metrics
 import Prometheus
+import ServiceLifecycle
+import UnixSignals
 import StoreSyncServer
 
 /// Serves the HTTP API until SIGINT or SIGTERM, then drains requests and stops the
@@ -28,7 +30,19 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory.storeSync(registry: registry))
         try await StartupFailure.reporting {
             let app = try await buildApplication(reader: reader, metrics: registry)
-            try await app.runService()
+            var group = ServiceGroupConfiguration(
+                services: [.init(service: app), .init(service: ShutdownNotice(logger: app.logger, deadline: Self.drainDeadline))],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger)
+            // A request that never ends (a body trickling in) must not hold the stop until the
+            // orchestrator kills the process: past this, what still runs is cancelled (nothing
+            // answered 2xx is lost; an unanswered commit is retried by the client).
+            group.maximumGracefulShutdownDuration = Self.drainDeadline
+            try await ServiceGroup(configuration: group).run()
+            app.logger.notice("stopped")
         }
     }
+
+    /// How long a SIGTERM or SIGINT waits for requests in flight: under docker compose's
+    /// `stop_grace_period` (30 s), so the stop is never a SIGKILL.
+    static let drainDeadline: Duration = .seconds(25)
 }

@@ -21,7 +21,7 @@ import FoundationNetworking
             ["serve"],
             environment: [
                 "STORESYNC_BUNDLE_ID": "com.example.storesync", "STORESYNC_ENVIRONMENT": "Sandbox",
-                "HTTP_PORT": String(port), "LOG_LEVEL": "warning",
+                "HTTP_PORT": String(port), "LOG_LEVEL": "notice",
             ],
             directory: directory)
         process.standardOutput = FileHandle.nullDevice
@@ -59,7 +59,9 @@ import FoundationNetworking
 
         process.terminate()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "the server wrote: \((try? String(contentsOf: log, encoding: .utf8))?.suffix(2_000) ?? "")")
+        let written = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(process.terminationStatus == 0, "the server wrote: \(written.suffix(2_000))")
+        #expect(written.contains("shutting down") && written.contains("stopped"), "the stop is told: \(written.suffix(2_000))")
         let postmaster = directory.appendingPathComponent(".storesync/postgres/data/postmaster.pid")
         #expect(!FileManager.default.fileExists(atPath: postmaster.path), "the embedded cluster still runs")
     }
