@@ -131,6 +131,23 @@ import Testing
         }
     }
 
+    /// Apple (or the database) not answering as the server starts: the recovery is tried again
+    /// until a pass succeeds, not left for the next restart.
+    @Test func aRecoveryAtStartThatFailsIsTriedAgainUntilAPassSucceeds() async throws {
+        try await TestAppStoreAPI.run { api in
+            // The first history page the server asks for is not JSON.
+            await api.standIn.enqueue(.malformedJSON)
+            let server = try await api.startServer(configure: { $0.recoveryRetryDelay = .milliseconds(50) })
+            do {
+                try await server.startupRecoveryFinished()
+                await server.stop()
+            } catch {
+                await server.stop()
+                throw error
+            }
+        }
+    }
+
     @Test("One environment's pass failing does not keep the other's from running and recording where it ended")
     func aFailedPassDoesNotStopTheOthers() async throws {
         try await withAppStoreAPIServer(appleEnvironment: .production, configure: { $0.environment = .production }) {

@@ -61,7 +61,7 @@ struct AppStoreServices: Sendable {
     /// - Returns: The services to add to the application.
     func backgroundServices(after gate: StartupGate) -> [any Service] {
         [
-            NotificationRecoveryOnStart(recovery: recovery, gate: gate),
+            NotificationRecoveryOnStart(recovery: recovery, gate: gate, firstRetry: configuration.recoveryRetryDelay),
             ReconciliationJob(
                 pool: pool, reconciliation: reconciliation, gate: gate, perMinute: configuration.reconcilePerMinute,
                 idleInterval: configuration.reconcileIdleInterval, logger: logger),

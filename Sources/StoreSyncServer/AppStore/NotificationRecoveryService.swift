@@ -80,16 +80,30 @@ struct NotificationRecoveryService: Sendable {
         return NotificationRecoveryResponse(passes: passes)
     }
 
-    /// The pass a server runs in the background as it starts; failures are logged, never thrown.
-    func recoverOnStart() async {
+    /// The pass a server runs in the background as it starts, tried again until one passes;
+    /// failures are logged, never thrown.
+    ///
+    /// - Parameter firstRetry: The wait after the first failure; it doubles up to an hour.
+    func recoverOnStart(firstRetry: Duration) async {
         guard !apple.clients.isEmpty else { return }
-        do {
-            _ = try await recover(since: nil)
-        } catch is CancellationError {
-            return
-        } catch {
-            logger.warning("notification recovery at start failed; POST /v1/admin/notifications/recover retries it",
-                metadata: ["error": "\(error)"])
+        var wait = firstRetry
+        while true {
+            do {
+                _ = try await recover(since: nil)
+                return
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.warning(
+                    "notification recovery at start failed; tried again in \(wait) (or POST /v1/admin/notifications/recover)",
+                    metadata: ["error": "\(error)"])
+            }
+            do {
+                try await Task.sleep(for: wait)
+            } catch {
+                return
+            }
+            wait = min(wait * 2, .seconds(3_600))
         }
     }
 

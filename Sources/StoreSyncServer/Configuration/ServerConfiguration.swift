@@ -87,6 +87,10 @@ public struct ServerConfiguration: Sendable {
     /// How long `POST /v1/admin/appstore/test-notification` waits for the notification (not an
     /// environment setting).
     public var testNotificationWait = Duration.seconds(20)
+    /// The first wait before the notification recovery at start is tried again after a failure
+    /// (Apple or the database unreachable as the server started); it doubles up to an hour.
+    /// Not a setting: tests shorten it.
+    public var recoveryRetryDelay = Duration.seconds(60)
     /// How `storesync serve` writes log lines (the executable installs the handler).
     public var logFormat: LogFormat = .text
     /// The scheduling class of `storesync serve`'s threads (the executable applies it, before
