@@ -1,8 +1,9 @@
 import Foundation
+import PostgresLibPQ
 import Synchronization
 import StoreSyncAPI
 import StoreSyncCore
-import StoreSyncServer
+@testable import StoreSyncServer
 import StoreSyncTesting
 import Testing
 
@@ -36,6 +37,37 @@ import Testing
                 #expect(delivery.attempts == 1)
                 #expect(delivery.lastStatus == 200)
                 #expect(delivery.deliveredAt != nil)
+            }
+        }
+    }
+
+    /// An attempt that outlived its claim (another server claimed the delivery again) records
+    /// nothing, and says so: the newer attempt's result is the one kept, and counted.
+    @Test func anAttemptWhoseClaimWasTakenAgainRecordsNothing() async throws {
+        try await WebhookReceiver.run { receiver in
+            receiver.answer { _, _ in 500 }
+            try await withServer(configure: { $0.sendWebhooks(to: receiver.url) }) { app in
+                let account = try await app.signUp()
+                _ = try await app.buy(TestPurchases.record(purchased: app.clock.now()), token: account.token)
+                let event = try #require(try await app.eventIds().first)
+                try await eventually("the first attempt is refused") { try await app.webhookDelivery(event.id)?.lastStatus == 500 }
+                let stale = ClaimedDelivery(
+                    event: WebhookEvent(
+                        id: event.id, type: "purchaseClaimed", accountId: account.accountId, occurredAt: app.clock.now(),
+                        data: WebhookEventData(originalTransactionId: nil, transactionId: nil, fromAccountId: nil, toAccountId: nil, reason: "")),
+                    attempt: 1, pendingSince: app.clock.now())
+                let repository = WebhookDeliveryRepository()
+                let (delivered, failed) = try await app.database.withConnection { connection in
+                    // Another server's claim: the delivery's second attempt.
+                    try await connection.execute("UPDATE webhook_deliveries SET attempts = 2 WHERE event_id = \(event.id)")
+                    let delivered = try await repository.markDelivered(stale, status: 200, at: app.clock.now(), on: connection)
+                    let failed = try await repository.markAttemptFailed(
+                        stale, status: 500, error: "late", retryAt: nil, on: connection)
+                    return (delivered, failed)
+                }
+                #expect(!delivered && !failed)
+                let kept = try #require(try await app.webhookDelivery(event.id))
+                #expect(kept.state == .pending && kept.attempts == 2 && kept.lastError != "late")
             }
         }
     }

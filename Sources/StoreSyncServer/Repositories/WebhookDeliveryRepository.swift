@@ -60,8 +60,12 @@ struct WebhookDeliveryRepository: Sendable {
     }
 
     /// Records a 2xx answer.
+    ///
+    /// - Returns: Whether it was recorded: `false` when the claim had ended and the delivery
+    ///   was claimed again (its result is the newer attempt's to record).
+    @discardableResult
     func markDelivered(_ delivery: ClaimedDelivery, status: Int, at now: Date, on connection: PostgresConnection)
-        async throws
+        async throws -> Bool
     {
         try await connection.execute(
             """
@@ -69,13 +73,16 @@ struct WebhookDeliveryRepository: Sendable {
             SET state = 'delivered', delivered_at = \(now), last_status = \(status), last_error = NULL
             WHERE account_id = \(delivery.event.accountId) AND event_id = \(delivery.event.id)
               AND attempts = \(delivery.attempt) AND state = 'pending'
-            """)
+            """) == 1
     }
 
     /// Records a failed attempt: the delivery is due again at `retryAt`, or failed when `nil`.
+    ///
+    /// - Returns: Whether it was recorded (see ``markDelivered(_:status:at:on:)``).
+    @discardableResult
     func markAttemptFailed(
         _ delivery: ClaimedDelivery, status: Int?, error: String, retryAt: Date?, on connection: PostgresConnection
-    ) async throws {
+    ) async throws -> Bool {
         try await connection.execute(
             """
             UPDATE webhook_deliveries
@@ -84,6 +91,6 @@ struct WebhookDeliveryRepository: Sendable {
                 last_status = \(status), last_error = \(String(error.unicodeScalars.prefix(500)))
             WHERE account_id = \(delivery.event.accountId) AND event_id = \(delivery.event.id)
               AND attempts = \(delivery.attempt) AND state = 'pending'
-            """)
+            """) == 1
     }
 }

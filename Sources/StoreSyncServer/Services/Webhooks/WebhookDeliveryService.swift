@@ -116,10 +116,11 @@ final class WebhookDeliveryService: Service, Sendable {
             "storesync.webhook_attempt": "\(delivery.attempt)",
         ]
         var givenUp = false
+        var recorded = false
         do {
             switch outcome {
             case .delivered(let status):
-                try await pool.withConnection { connection in
+                recorded = try await pool.withConnection { connection in
                     try await deliveries.markDelivered(delivery, status: status, at: finished, on: connection)
                 }
                 logger.debug("webhook delivered", metadata: metadata)
@@ -127,7 +128,7 @@ final class WebhookDeliveryService: Service, Sendable {
                 givenUp = policy.givesUp(pendingSince: delivery.pendingSince, at: finished)
                 let retryAt = givenUp
                     ? nil : finished.addingTimeInterval(policy.retryDelay(afterAttempts: delivery.attempt))
-                try await pool.withConnection { connection in
+                recorded = try await pool.withConnection { connection in
                     try await deliveries.markAttemptFailed(
                         delivery, status: status, error: reason, retryAt: retryAt, on: connection)
                 }
@@ -138,12 +139,18 @@ final class WebhookDeliveryService: Service, Sendable {
                     logger.info("webhook delivery refused; retrying later", metadata: metadata)
                 }
             }
+            if !recorded {
+                logger.debug("webhook attempt outlived its claim; the newer attempt records the result", metadata: metadata)
+            }
         } catch {
             // Its claim ends on its own and the delivery is attempted again: at least once.
             metadata["error"] = "\(error)"
             logger.warning("webhook attempt could not be recorded", metadata: metadata)
         }
-        metrics.record(outcome, givenUp: givenUp)
+        // Counted once per recorded result: an attempt whose claim ran out (another server
+        // claimed the delivery again and will count its own attempt), or whose result could
+        // not be written, is not, so the counters say what the queue says.
+        if recorded { metrics.record(outcome, givenUp: givenUp) }
         // A place is free, and the account's next event may be due now.
         underWay.withLockedValue { $0 -= 1 }
         signal.wake()
