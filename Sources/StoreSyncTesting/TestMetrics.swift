@@ -10,4 +10,10 @@ public enum TestMetrics {
         MetricsSystem.bootstrap(PrometheusMetricsFactory.storeSync(registry: registry))
         return registry
     }()
+
+    /// Every series of the registry now, read in process: for a test where a request for
+    /// `/metrics` would change what it measures (a connection of its own, say).
+    public static func samples() -> MetricsSamples {
+        MetricsSamples(registry.emitToBuffer())
+    }
 }

@@ -1,3 +1,4 @@
+import Metrics
 import NIOCore
 import Synchronization
 
@@ -25,11 +26,17 @@ final class ConnectionLimit: Sendable {
         Guard(limit: self)
     }
 
+    /// Connections closed as they opened, every place being taken
+    /// (`storesync_http_connections_refused_total`): a server at its maximum is otherwise seen
+    /// only by the clients it turns away.
+    private let refused = Counter(label: "storesync_http_connections_refused_total")
+
     /// Takes a place for a connection; `false` when every place is taken.
     fileprivate func enter() -> Bool {
         let (_, now) = open.add(1, ordering: .relaxed)
         guard now <= maximum else {
             open.subtract(1, ordering: .relaxed)
+            refused.increment()
             return false
         }
         return true

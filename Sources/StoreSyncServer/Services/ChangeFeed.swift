@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 import PostgresLibPQ
 import ServiceLifecycle
@@ -178,6 +179,9 @@ final class ChangeFeed: Service, Sendable {
     /// Records whether changes are arriving; a polling feed passes when its poll started.
     func setLive(_ isLive: Bool, pollStartedAt: ContinuousClock.Instant? = nil) {
         live.withLockedValue { $0 = isLive }
+        // While it is 0 the caches answer nothing and every lookup reads the database, which the
+        // cache's hit ratio alone does not show.
+        Gauge(label: "storesync_change_feed_live").record(isLive ? 1 : 0)
         if let pollStartedAt { lastPoll.withLockedValue { $0 = pollStartedAt } }
     }
 

@@ -33,6 +33,9 @@ import Testing
     @Test func connectionsBeyondTheMaximumAreClosedAsTheyOpen() async throws {
         try await withLiveServer(configure: { $0.httpMaxConnections = 2 }) { server in
             let port = server.port
+            let refusedSeries = "storesync_http_connections_refused_total"
+            // Read in process: a request for /metrics would take one of the two places.
+            let refusedBefore = TestMetrics.samples().value(refusedSeries)
             let served = try await RawHTTPConnection.run(port: port) { first in
                 let second = try RawHTTPConnection.open(port: port)
                 // Each answers a request: both are counted before the third opens.
@@ -47,6 +50,8 @@ import Testing
             }
             #expect(served.allSatisfy { $0.hasPrefix("HTTP/1.1 200") }, "\(served)")
             #expect(try await Self.eventuallyServed(port: port))
+            let refusedAfter = TestMetrics.samples().value(refusedSeries)
+            #expect(refusedAfter >= refusedBefore + 1, "the connection turned away is counted")
         }
     }
 
