@@ -27,7 +27,10 @@ public enum SchemaMigrationError: Error, Sendable, CustomStringConvertible {
             return "migration \(name) was changed after it was applied; add a new migration instead of editing it"
         case .migrationFailed(let name, let underlying):
             // Operators read this, and DDL errors quote no user data, so the message helps.
-            return "migration \(name) failed: \(underlying)" + (underlying.message.map { ": \($0)" } ?? "")
+            let hint = underlying.code == .lockNotAvailable
+                ? " (other sessions held a lock it needs at every attempt: end long transactions, or migrate when the database is quiet)"
+                : ""
+            return "migration \(name) failed: \(underlying)" + (underlying.message.map { ": \($0)" } ?? "") + hint
         case .databaseNewerThanBinary(let names):
             return "the database was migrated by a newer build (\(names.joined(separator: ", "))) that older builds "
                 + "cannot run on: deploy a build that includes it"

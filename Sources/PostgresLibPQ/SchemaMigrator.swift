@@ -20,6 +20,17 @@ public struct SchemaMigrator: Sendable {
     /// The directory holding the migration files.
     public let directory: URL
     let logger: Logger
+    /// How long a migration's statement waits for a lock other sessions hold before the attempt
+    /// is rolled back and tried again. A statement waiting for a table's lock holds up every
+    /// later query of that table behind it (PostgreSQL queues them), so a migration that waited
+    /// behind a long transaction without a bound would stop the servers' traffic on the table
+    /// for as long; bounded, the traffic waits at most this long, then goes on while the
+    /// migration waits for its next attempt.
+    public var lockTimeout: Duration = .seconds(5)
+    /// How many attempts a migration gets before it fails for want of a lock.
+    public var lockAttempts = 10
+    /// The wait before the second attempt; it doubles for each later one, up to 30 s.
+    public var lockRetryDelay: Duration = .seconds(1)
 
     /// The advisory lock key all StoreSync migrators share ("StoreSyn" in ASCII).
     static let advisoryLockKey: Int64 = 0x5374_6f72_6553_796e
@@ -169,26 +180,45 @@ public struct SchemaMigrator: Sendable {
         return try rows.map { try $0.decode(String.self) }.filter { !known.contains($0) }
     }
 
-    /// Applies one migration with its `schema_migrations` row, in one transaction under the lock.
+    /// Applies one migration with its `schema_migrations` row, in one transaction under the lock,
+    /// trying again while other sessions hold a lock it needs (``lockTimeout``).
     ///
     /// - Returns: Whether it was applied now; `false` when another process applied it first.
     private func apply(_ migration: Migration, on pool: ConnectionPool) async throws -> Bool {
-        do {
-            return try await pool.withTransaction { connection in
-                try await lock(connection)
-                let recorded = try await connection.query("SELECT 1 FROM schema_migrations WHERE name = \(migration.name)")
-                guard recorded.isEmpty else { return false }
-                logger.debug("applying migration", metadata: ["db.migration": "\(migration.name)"])
-                try await connection.execute(script: migration.sql)
-                try await connection.execute(
-                    """
-                    INSERT INTO schema_migrations (name, checksum, older_binaries_compatible)
-                    VALUES (\(migration.name), \(migration.checksum), \(migration.keepsOlderBinariesWorking))
-                    """)
-                return true
+        var delay = lockRetryDelay
+        for attempt in 1... {
+            do {
+                return try await applyOnce(migration, on: pool)
+            } catch let error as PostgresError where error.code == .lockNotAvailable && attempt < lockAttempts {
+                logger.notice(
+                    "migration waited \(lockTimeout) for a lock other sessions hold; trying again in \(delay)",
+                    metadata: ["db.migration": "\(migration.name)", "db.migration_attempt": "\(attempt)"])
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(30))
+            } catch let error as PostgresError {
+                throw SchemaMigrationError.migrationFailed(name: migration.name, underlying: error)
             }
-        } catch let error as PostgresError {
-            throw SchemaMigrationError.migrationFailed(name: migration.name, underlying: error)
+        }
+        preconditionFailure("unreachable: every attempt returns or throws")
+    }
+
+    private func applyOnce(_ migration: Migration, on pool: ConnectionPool) async throws -> Bool {
+        try await pool.withTransaction { connection in
+            try await lock(connection)
+            // The migrators' lock is held now; what the script takes from here waits no longer
+            // than the timeout (transaction-local, like the lock's setting).
+            let milliseconds = lockTimeout.components.seconds * 1_000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000
+            try await connection.execute("SELECT set_config('lock_timeout', \(String(max(1, milliseconds))), true)")
+            let recorded = try await connection.query("SELECT 1 FROM schema_migrations WHERE name = \(migration.name)")
+            guard recorded.isEmpty else { return false }
+            logger.debug("applying migration", metadata: ["db.migration": "\(migration.name)"])
+            try await connection.execute(script: migration.sql)
+            try await connection.execute(
+                """
+                INSERT INTO schema_migrations (name, checksum, older_binaries_compatible)
+                VALUES (\(migration.name), \(migration.checksum), \(migration.keepsOlderBinariesWorking))
+                """)
+            return true
         }
     }
 }

@@ -189,6 +189,33 @@ import Testing
         #expect(error?.description.contains(names[0]) == true)
     }
 
+    /// A migration that needs a table a long transaction reads waits a bounded time for it per
+    /// attempt (traffic queued behind it goes on in between), tries again, and fails naming
+    /// the lock once every attempt waited in vain; the reader gone, it applies.
+    @Test func aMigrationWaitsForALockABoundedTimeTriesAgainAndAppliesOnceItIsFree() async throws {
+        let migrations = try directory(["0001_create.sql": files["0001_create.sql"]!])
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        try await TestCluster.withPool { pool in
+            var migrator = SchemaMigrator(directory: migrations, logger: TestCluster.logger)
+            (migrator.lockTimeout, migrator.lockAttempts, migrator.lockRetryDelay) = (.milliseconds(100), 3, .milliseconds(20))
+            try await migrator.migrate(pool)
+            try Data("ALTER TABLE items ADD COLUMN label text;".utf8).write(to: migrations.appendingPathComponent("0002_label.sql"))
+
+            try await pool.withTransaction { reader in
+                _ = try await reader.query("SELECT count(*) FROM items")  // holds ACCESS SHARE until it ends
+                let error = await #expect(throws: SchemaMigrationError.self) { try await migrator.migrate(pool) }
+                guard case .migrationFailed(let name, let underlying)? = error else {
+                    Issue.record("expected the migration to fail for its lock, got \(String(describing: error))")
+                    return
+                }
+                #expect(name == "0002_label")
+                #expect(underlying.code == .lockNotAvailable)
+                #expect(error?.description.contains("end long transactions") == true)
+            }
+            #expect(try await migrator.migrate(pool) == ["0002_label"])
+        }
+    }
+
     @Test func failedMigrationIsRolledBackAndNamed() async throws {
         let migrations = try directory([
             "0001_create.sql": files["0001_create.sql"]!,
