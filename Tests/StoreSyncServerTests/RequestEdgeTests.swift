@@ -79,6 +79,24 @@ import Testing
         }
     }
 
+    /// The load balancer's request id is kept, so its log and the server's meet; a client's,
+    /// or one that is no plain token, is replaced by the server's own.
+    @Test func aTrustedProxysRequestIdIsKeptAndAnyOtherReplaced() async throws {
+        try await withLiveServer(configure: { $0.trustedProxies = TrustedProxies(list: "127.0.0.1/32")! }) { server in
+            let kept = try await server.send("GET", "/health/live", headers: ["X-Request-Id": "lb-7f3a:1"])
+            #expect(kept.header("X-Request-Id") == "lb-7f3a:1")
+            for unfit in ["has space", String(repeating: "a", count: 129), "quote\"d", "{\"json\":1}"] {
+                let replaced = try await server.send("GET", "/health/live", headers: ["X-Request-Id": unfit])
+                #expect(replaced.header("X-Request-Id")?.isEmpty == false)
+                #expect(replaced.header("X-Request-Id") != unfit)
+            }
+        }
+        try await withLiveServer { server in
+            let client = try await server.send("GET", "/health/live", headers: ["X-Request-Id": "lb-7f3a:1"])
+            #expect(client.header("X-Request-Id") != "lb-7f3a:1", "no proxy is trusted: the client's id is not")
+        }
+    }
+
     @Test func healthRoutesAnswer() async throws {
         try await withServer { server in
             let live = try await server.send("GET", "/health/live")

@@ -8,7 +8,7 @@ func buildRouter(
 ) -> Router<StoreSyncRequestContext> {
     let router = Router(context: StoreSyncRequestContext.self)
     router.add(middleware: RouteMetricsMiddleware())
-    router.add(middleware: RequestIdMiddleware())
+    router.add(middleware: RequestIdMiddleware(trustedProxies: configuration.trustedProxies))
     router.add(middleware: HeapTrimMiddleware(trimmer: HeapTrimmer()))
     router.add(middleware: ServerTimingMiddleware())
     router.add(middleware: ProblemMiddleware())

@@ -56,6 +56,14 @@ public struct TrustedProxies: Sendable, Hashable {
         return client.description
     }
 
+    /// Whether a request's TCP peer is a trusted proxy.
+    ///
+    /// - Parameter peer: The peer's address, `nil` when the connection has none.
+    func trusts(peer: String?) -> Bool {
+        guard let peer, let address = IPAddress(peer) else { return false }
+        return isTrusted(address)
+    }
+
     private func isTrusted(_ address: IPAddress) -> Bool {
         ranges.contains { $0.contains(address) }
     }
