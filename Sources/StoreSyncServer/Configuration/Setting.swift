@@ -125,7 +125,7 @@ extension Setting {
         "largest body of sign-up and sign-in, which need no credentials (default 16384)")
     static let trustedProxies = Setting(
         "storesync.trustedProxies", "STORESYNC_TRUSTED_PROXIES",
-        "comma-separated CIDRs whose X-Forwarded-For names the client address (default: none, the TCP peer counts)")
+        "comma-separated CIDRs whose X-Forwarded-For names the client address and whose X-Request-Id is kept (default: none, the TCP peer counts)")
     static let passwordChecks = Setting(
         "storesync.passwordChecks", "STORESYNC_PASSWORD_CHECKS",
         "password hashes running or queued at once; more get 503 with Retry-After (default 32)")
