@@ -5,7 +5,11 @@ public import StoreSyncCore
 ///
 /// The signature is Ed25519 over the canonical JSON of every field but ``signature`` (keys
 /// sorted by their UTF-8 bytes, no whitespace, RFC 3339 dates with milliseconds; written by
-/// StoreSyncWire), so a client can trust a cached snapshot offline and detect tampering.
+/// StoreSyncWire), so a client can trust a cached snapshot offline and detect tampering. The
+/// server writes ``signature`` as the first member followed by exactly those bytes, and a
+/// client checks the text it received with that member taken out: members a later server adds
+/// are signed too, and a client that does not know them still verifies the snapshot and
+/// ignores them when decoding.
 /// Transactions never carry `signedTransaction`: the server strips Apple's JWS, and so does
 /// every initializer here (decoding included), so the signed bytes never depend on it.
 public struct Snapshot: Sendable, Hashable, Codable {

@@ -53,4 +53,28 @@ public struct Entitlement: Sendable, Hashable, Codable {
 
     /// Whether access never ends.
     public var isLifetime: Bool { expiresAt == nil }
+
+    /// Decodes an entitlement; an absent `ownershipType` reads as `purchased` and an absent
+    /// `environment` as `production`, as in a ``TransactionRecord``. Members it does not know
+    /// are ignored, so a newer server may add some.
+    ///
+    /// A decoder that ``Swift/CodingUserInfoKey/readsNewerServerValues`` (a device reading its
+    /// server's snapshot) reads an ownership type or environment it does not know as those
+    /// same values: the server granted the entitlement, and it still grants. Any other decoder
+    /// refuses them.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` when a member is missing or malformed.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let lenient = decoder.readsNewerServerValues
+        self.init(
+            entitlementId: try c.decode(String.self, forKey: .entitlementId),
+            productId: try c.decode(String.self, forKey: .productId),
+            originalTransactionId: try c.decode(String.self, forKey: .originalTransactionId),
+            expiresAt: try c.decodeIfPresent(Date.self, forKey: .expiresAt),
+            ownershipType: try c.decodeKnown(OwnershipType.self, forKey: .ownershipType, fallback: .purchased, lenient: lenient),
+            source: try c.decode(ProductType.self, forKey: .source),
+            environment: try c.decodeKnown(AppStoreEnvironment.self, forKey: .environment, fallback: .production, lenient: lenient))
+    }
 }

@@ -13,17 +13,24 @@ extension TransactionRecord: Codable {
         case subscriptionGroupId, evidence, verifiedAt, signedTransaction
     }
 
-    /// Decodes the wire form; absent `isUpgraded`, `ownershipType`, `environment` and
-    /// `quantity` take their defaults.
+    /// Decodes the wire form; absent `isUpgraded`, `ownershipType` (`purchased`),
+    /// `environment` (`production`) and `quantity` take their defaults. Members it does not
+    /// know are ignored, so a newer server may add some.
+    ///
+    /// A decoder that ``Swift/CodingUserInfoKey/readsNewerServerValues`` (a device reading
+    /// what its server wrote) reads an unknown `ownershipType` or `environment` as their
+    /// defaults and an unknown evidence kind as ``Evidence/unrecognized(kind:)``; any other
+    /// decoder refuses them.
     ///
     /// - Parameter decoder: The decoder.
-    /// - Throws: `DecodingError` when a required field is missing or malformed, or the
-    ///   evidence kind is unknown.
+    /// - Throws: `DecodingError` when a required field is missing or malformed, or a kind,
+    ///   environment or ownership type is unknown to a decoder that does not read newer values.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let lenient = decoder.readsNewerServerValues
         let kind = try c.decode(String.self, forKey: .evidence)
         let verifiedAt = kind == "receipt" ? try c.decode(Date.self, forKey: .verifiedAt) : nil
-        guard let evidence = Evidence(kind: kind, verifiedAt: verifiedAt) else {
+        guard let evidence = Evidence(kind: kind, verifiedAt: verifiedAt) ?? (lenient ? .unrecognized(kind: kind) : nil) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .evidence, in: c,
                 debugDescription: "evidence must be jws, receipt, unverifiedJWS or claim, not \(kind)")
@@ -39,8 +46,8 @@ extension TransactionRecord: Codable {
             revocationDate: try c.decodeIfPresent(Date.self, forKey: .revocationDate),
             revocationReason: try c.decodeIfPresent(RevocationReason.self, forKey: .revocationReason),
             isUpgraded: try c.decodeIfPresent(Bool.self, forKey: .isUpgraded) ?? false,
-            ownershipType: try c.decodeIfPresent(OwnershipType.self, forKey: .ownershipType) ?? .purchased,
-            environment: try c.decodeIfPresent(AppStoreEnvironment.self, forKey: .environment) ?? .production,
+            ownershipType: try c.decodeKnown(OwnershipType.self, forKey: .ownershipType, fallback: .purchased, lenient: lenient),
+            environment: try c.decodeKnown(AppStoreEnvironment.self, forKey: .environment, fallback: .production, lenient: lenient),
             appAccountToken: try c.decodeIfPresent(UUID.self, forKey: .appAccountToken),
             quantity: try c.decodeIfPresent(Int.self, forKey: .quantity) ?? 1,
             signedDate: try c.decode(Date.self, forKey: .signedDate),

@@ -102,13 +102,15 @@ extension TransactionRecord {
 }
 
 extension Evidence {
-    /// Strength first; between two receipts, the one Apple confirmed later.
+    /// Strength first; between two receipts, the one Apple confirmed later; between two
+    /// unrecognized kinds, by their names, so the order stays total.
     func mergePrecedence(_ other: Evidence) -> Int {
         let order = FieldOrder.compare(strength, other.strength)
         if order != 0 { return order }
-        if case .receipt(let mine) = self, case .receipt(let theirs) = other {
-            return FieldOrder.compare(mine, theirs)
+        switch (self, other) {
+        case (.receipt(let mine), .receipt(let theirs)): return FieldOrder.compare(mine, theirs)
+        case (.unrecognized(let mine), .unrecognized(let theirs)): return FieldOrder.compare(mine, theirs)
+        default: return 0
         }
-        return 0
     }
 }

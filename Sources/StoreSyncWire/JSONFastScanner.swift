@@ -196,6 +196,76 @@ struct JSONFastScanner {
         consumeNull() || bool() != nil || integer() != nil || stringBytes() != nil
     }
 
+    /// Skips one value of any shape: objects and arrays nested up to `depthLimit`, strings with
+    /// escapes or any text, numbers of any form.
+    ///
+    /// Only for text `JSONDecoder` has already accepted: it finds where a value ends, it does not
+    /// check that the value is valid JSON (a string's escapes and UTF-8 are not looked at).
+    mutating func skipValue(depthLimit: Int = 512) -> Bool {
+        skipWhitespace()
+        guard let first = next, depthLimit > 0 else { return false }
+        switch first {
+        case UInt8(ascii: "\""): return skipString()
+        case UInt8(ascii: "{"):
+            position += 1
+            if consume(UInt8(ascii: "}")) { return true }
+            repeat {
+                skipWhitespace()
+                guard skipString(), consume(UInt8(ascii: ":")), skipValue(depthLimit: depthLimit - 1) else { return false }
+            } while consume(UInt8(ascii: ","))
+            return consume(UInt8(ascii: "}"))
+        case UInt8(ascii: "["):
+            position += 1
+            if consume(UInt8(ascii: "]")) { return true }
+            repeat {
+                guard skipValue(depthLimit: depthLimit - 1) else { return false }
+            } while consume(UInt8(ascii: ","))
+            return consume(UInt8(ascii: "]"))
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return bool() != nil
+        case UInt8(ascii: "n"): return consumeNull()
+        default: return skipNumber()
+        }
+    }
+
+    /// Skips a string whatever it holds, escapes included; the position must be at its quote.
+    ///
+    /// A quote ends the string unless an odd number of backslashes precedes it.
+    mutating func skipString() -> Bool {
+        guard next == UInt8(ascii: "\""), let base = bytes.baseAddress else { return false }
+        var index = position + 1
+        while index < bytes.count {
+            guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index) else { return false }
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var backslashes = 0
+            while quote - backslashes - 1 > position, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            index = quote + 1
+            if backslashes % 2 == 0 {
+                position = index
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Skips a number's characters (sign, digits, fraction, exponent), at least one.
+    private mutating func skipNumber() -> Bool {
+        var index = position
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
+                index += 1
+            default:
+                guard index > position, endsValue(at: index) else { return false }
+                position = index
+                return true
+            }
+        }
+        guard index > position else { return false }
+        position = index
+        return true
+    }
+
     private mutating func consumeLiteral(_ literal: StaticString) -> Bool {
         skipWhitespace()
         let count = literal.utf8CodeUnitCount

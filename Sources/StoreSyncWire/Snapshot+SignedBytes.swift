@@ -5,8 +5,10 @@ package import StoreSyncCore
 extension Snapshot {
     /// The bytes the signature covers: the canonical JSON of every field except ``signature``.
     ///
-    /// The server signs them and a device re-derives them from the snapshot it decoded, so
-    /// both sides must write the same bytes for the same snapshot.
+    /// The server signs them. A device checks a snapshot in the server's layout over its bytes
+    /// as received, and re-derives these only for one cached by an earlier client version
+    /// (encoded again, members in another order), so both sides must still write the same
+    /// bytes for the same snapshot.
     ///
     /// - Returns: Canonical UTF-8 JSON.
     /// - Throws: `EncodingError` when a date falls outside years 0001–9999.
@@ -20,10 +22,12 @@ extension Snapshot {
     /// room before them, `sign` signs them where they lie, and the signature becomes the first
     /// member of the object, in that room.
     ///
-    /// JSON members are unordered, and a device checks the signature over the canonical bytes
-    /// it derives from the decoded snapshot, so the body's member order carries no meaning.
-    /// Written this way, a snapshot of 10,000 purchases (4 MB) is one buffer, not its signed
-    /// bytes plus a body copied from them.
+    /// This layout is part of the wire: a device checks the signature over the body as received
+    /// with its `signature` member taken out (``ReceivedSnapshotSignature``), so members and
+    /// values a later server writes verify on a device that does not know them. Every answer
+    /// that carries a signed snapshot writes it through here. Written this way, a snapshot of
+    /// 10,000 purchases (4 MB) is also one buffer, not its signed bytes plus a body copied from
+    /// them.
     ///
     /// - Parameters:
     ///   - sign: Signs ``signedBytes()`` (it is handed exactly those bytes) and answers base64

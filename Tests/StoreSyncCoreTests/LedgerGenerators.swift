@@ -10,6 +10,7 @@ enum LedgerGenerators {
 
     static let evidences: [Evidence] = [
         .jws, .receipt(verifiedAt: Fixture.day(0)), .receipt(verifiedAt: Fixture.day(1)), .unverifiedJWS, .claim,
+        .unrecognized(kind: "appTransaction"), .unrecognized(kind: "offerCode"),
     ]
 
     private static let identity = zip(

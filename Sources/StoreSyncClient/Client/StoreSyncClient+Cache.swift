@@ -6,7 +6,14 @@ import StoreSyncCore
 /// call of the actor can interleave with it; an item that no longer decodes is discarded and
 /// reported in ``StoreSyncClient/integrityIssues`` rather than trusted or crashed on.
 extension StoreSyncClient {
-    static var decoder: JSONDecoder { StoreSyncJSON.makeDecoder() }
+    /// Reads what the server wrote and what the device cached of it; values a newer server
+    /// may add are read as the domain types document rather than refused
+    /// (``StoreSyncCore/Swift/CodingUserInfoKey/readsNewerServerValues``).
+    static var decoder: JSONDecoder {
+        let decoder = StoreSyncJSON.makeDecoder()
+        decoder.userInfo[.readsNewerServerValues] = true
+        return decoder
+    }
     static var encoder: JSONEncoder { StoreSyncJSON.makeEncoder() }
 
     func read<Value: Decodable>(_ type: Value.Type, _ item: CacheItem, in partition: CachePartition) -> Value? {

@@ -56,7 +56,14 @@ extension StoreSyncClient {
         from source: CachePartition, ticket: SessionTicket, receipt: String? = nil, userInitiated: Bool, dryRun: Bool
     ) async throws(StoreSyncClientError) -> RestoreOutcome {
         let destination = ticket.partition
-        let sentRecords = ledger(in: source).records
+        // A record whose evidence kind this version does not know came from the server's own
+        // snapshot, which the server re-derives from what it holds: sending it back adds
+        // nothing, and a server that no longer knows the kind (rolled back) would refuse the
+        // whole restore over it.
+        let sentRecords = ledger(in: source).records.filter { record in
+            if case .unrecognized = record.evidence { return false }
+            return true
+        }
         let sentFlags = legacyFlags(in: source)
         let request = RestoreRequest(
             entries: sentRecords,
@@ -72,7 +79,7 @@ extension StoreSyncClient {
             guard response.snapshot.accountId == ticket.session.accountId else { throw .untrustedSnapshot }
             return RestoreOutcome(verdicts: response.verdicts, snapshot: response.snapshot, isDryRun: true)
         }
-        try trust(response.snapshot, for: ticket)
+        try trust(answer, for: ticket)
 
         let matched = VerdictMatching(verdicts: response.verdicts, records: sentRecords, flags: sentFlags)
         // Re-read: calls that ran while the request was in flight may have added records.
@@ -112,7 +119,7 @@ extension StoreSyncClient {
         }
         removeDelivered(delivered, in: destination)
         try saveLegacyFlags(legacyFlags(in: source).filter { !sentFlags.contains($0) }, in: source)
-        try keep(response.snapshot, etag: answer.etag, in: destination)
+        try keep(response.snapshot, bytes: answer.snapshotBytes, etag: answer.etag, in: destination)
         return RestoreOutcome(
             verdicts: response.verdicts, snapshot: response.snapshot, isDryRun: false,
             confirmedLegacyProducts: matched.confirmedFlags, droppedLegacyProducts: matched.droppedFlags,

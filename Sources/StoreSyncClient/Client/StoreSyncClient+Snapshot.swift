@@ -23,10 +23,11 @@ extension StoreSyncClient {
         }
     }
 
-    /// Checks a snapshot that came with a server answer for the ticket's account.
-    func trust(_ snapshot: Snapshot, for ticket: SessionTicket) throws(StoreSyncClientError) {
+    /// Checks the snapshot of an upload's or a restore's answer for the ticket's account, over
+    /// its bytes as received when the answer located them.
+    func trust(_ answer: SyncAnswer, for ticket: SessionTicket) throws(StoreSyncClientError) {
         do {
-            try verifier.verify(snapshot, accountId: ticket.session.accountId)
+            try verifier.verify(answer.response.snapshot, receivedAs: answer.snapshotBytes, accountId: ticket.session.accountId)
         } catch {
             throw .untrustedSnapshot
         }

@@ -42,7 +42,7 @@ extension StoreSyncClient {
         case .success(let answer):
             let response = answer.response
             do {
-                try trust(response.snapshot, for: ticket)
+                try trust(answer, for: ticket)
             } catch {
                 // An acknowledgement that does not verify may not be genuine: keep the entry.
                 reschedule(entry, after: error, in: partition)
@@ -50,7 +50,7 @@ extension StoreSyncClient {
             }
             removeFromOutbox(entry.id, in: partition)
             try? merge(response.snapshot.transactions, into: partition)
-            try? keep(response.snapshot, etag: answer.etag, in: partition)
+            try? keep(response.snapshot, bytes: answer.snapshotBytes, etag: answer.etag, in: partition)
             let verdict = response.verdicts.first { $0.transactionId == entry.transactionId }
                 ?? Verdict(
                     originalTransactionId: entry.originalTransactionId, transactionId: entry.transactionId, verdict: .known,

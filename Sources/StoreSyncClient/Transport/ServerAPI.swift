@@ -1,12 +1,6 @@
 import Foundation
 import StoreSyncAPI
-
-/// An upload's or a restore's answer, and the ETag the server gives its snapshot: kept with
-/// the snapshot, the next refresh names it, so no cache or standby answers with less.
-struct SyncAnswer: Sendable {
-    let response: SyncResponse
-    let etag: String?
-}
+import StoreSyncWire
 
 /// StoreSync's HTTP API as the client calls it: builds requests, sends them through the
 /// transport and turns every failure into a ``StoreSyncClientError``.
@@ -35,9 +29,26 @@ struct ServerAPI: Sendable {
         try syncAnswer(try await send("POST", "v1/restore", token: token, json: try encode(request), expecting: [200]))
     }
 
-    /// An upload's or a restore's answer, with the ETag of its snapshot.
+    /// An upload's or a restore's answer, with the ETag of its snapshot and the snapshot's
+    /// bytes as received, which its signature covers.
+    ///
+    /// The body is decoded whole first (so what follows reads JSON the decoder accepted), the
+    /// snapshot then from its own bytes when they can be located: decoded once, from exactly
+    /// the bytes that are verified and kept.
     private func syncAnswer(_ response: TransportResponse) throws(StoreSyncClientError) -> SyncAnswer {
-        SyncAnswer(response: try decode(SyncResponse.self, from: response), etag: response.header("ETag"))
+        let etag = response.header("ETag")
+        let verdicts = try decode(SyncAnswer.Verdicts.self, from: response).verdicts
+        guard let range = SyncResponse.snapshotRange(in: response.body) else {
+            return SyncAnswer(response: try decode(SyncResponse.self, from: response), snapshotBytes: nil, etag: etag)
+        }
+        let bytes = Data(response.body[response.body.startIndex + range.lowerBound..<response.body.startIndex + range.upperBound])
+        let snapshot: Snapshot
+        do {
+            snapshot = try StoreSyncClient.decoder.decode(Snapshot.self, from: bytes)
+        } catch {
+            throw .malformedResponse("\(SyncResponse.self): snapshot: \(error)")
+        }
+        return SyncAnswer(response: SyncResponse(verdicts: verdicts, snapshot: snapshot), snapshotBytes: bytes, etag: etag)
     }
 
     /// `GET /v1/catalog`: the products, and the body as received (kept for offline starts).
@@ -84,7 +95,7 @@ struct ServerAPI: Sendable {
 
     func decode<Body: Decodable>(_ type: Body.Type, from response: TransportResponse) throws(StoreSyncClientError) -> Body {
         do {
-            return try StoreSyncJSON.makeDecoder().decode(Body.self, from: response.body)
+            return try StoreSyncClient.decoder.decode(Body.self, from: response.body)
         } catch {
             throw .malformedResponse("\(Body.self): \(error)")
         }

@@ -12,6 +12,7 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
     private var log: [String] = []
     private var sent: [TransportRequest] = []
     private var gates: [String: HeldResponse] = [:]
+    private var rewrite: (@Sendable (TransportRequest, TransportResponse) -> TransportResponse)?
 
     /// Creates an online transport with an empty log.
     public init() {}
@@ -27,6 +28,13 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
     public var interceptingResponse: TransportResponse? {
         get { locked { interception } }
         set { locked { interception = newValue } }
+    }
+
+    /// While set, every answer of the server passes through it before the client hears it, as
+    /// through a proxy that edits answers, or as if a later release of the server answered.
+    public var rewritingResponses: (@Sendable (TransportRequest, TransportResponse) -> TransportResponse)? {
+        get { locked { rewrite } }
+        set { locked { rewrite = newValue } }
     }
 
     /// `METHOD /path` of every request that reached the server, in order.
@@ -81,7 +89,8 @@ public final class ControlledTransport: StoreSyncTransport, @unchecked Sendable 
             log.append("\(request.method) \(path)")
             sent.append(request)
         }
-        let response = try await base.send(request)
+        var response = try await base.send(request)
+        if let rewrite = rewritingResponses { response = rewrite(request, response) }
         let gate = locked { () -> ResponseGate? in
             guard let held = gates[path], held.matches(request) else { return nil }
             gates[path] = nil

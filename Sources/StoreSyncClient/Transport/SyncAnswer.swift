@@ -1,0 +1,19 @@
+import Foundation
+import StoreSyncAPI
+
+/// An upload's or a restore's answer, and the ETag the server gives its snapshot: kept with
+/// the snapshot, the next refresh names it, so no cache or standby answers with less.
+struct SyncAnswer: Sendable {
+    /// The verdicts, and the snapshot decoded from ``snapshotBytes`` when they are at hand.
+    let response: SyncResponse
+    /// The snapshot's JSON exactly as it came inside the answer: what its signature covers,
+    /// and what the cache keeps. `nil` when it could not be located in the body, in which case
+    /// the snapshot is checked over its canonical bytes and cached encoded again.
+    let snapshotBytes: Data?
+    let etag: String?
+
+    /// The answer's verdicts alone, read without building its snapshot.
+    struct Verdicts: Decodable {
+        let verdicts: [Verdict]
+    }
+}
