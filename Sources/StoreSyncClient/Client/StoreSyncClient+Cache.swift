@@ -71,8 +71,38 @@ extension StoreSyncClient {
 
     // MARK: Outbox
 
+    /// The partition's outbox. Elements another version of this library wrote are read by
+    /// their signed transaction (``StoredOutboxEntry``); what cannot be read at all is never
+    /// deleted: the bytes are kept under the key with `.unreadable` appended (``quarantine(_:of:problem:)``)
+    /// and reported in ``StoreSyncClient/integrityIssues``.
     func outbox(in partition: CachePartition) -> [OutboxEntry] {
-        read([OutboxEntry].self, .outbox, in: partition) ?? []
+        let key = partition.key(.outbox)
+        guard let bytes = readBytes(key) else { return [] }
+        do {
+            let stored = try Self.decoder.decode([StoredOutboxEntry].self, from: bytes)
+            let entries = stored.compactMap(\.entry)
+            if entries.count < stored.count {
+                quarantine(bytes, of: key, problem: "\(stored.count - entries.count) outbox entries hold no readable signed transaction")
+            }
+            return entries
+        } catch {
+            quarantine(bytes, of: key, problem: "the outbox does not decode: \(error)")
+            return []
+        }
+    }
+
+    /// Keeps bytes that cannot be read under `key` + `.unreadable` (a JSON array of each
+    /// distinct such text), where no later write of `key` reaches them, and reports them: for
+    /// an item whose loss would lose a purchase, so a later version or a support request can
+    /// still read it, and a cache shared with another device (iCloud) does not lose it there.
+    func quarantine(_ bytes: Data, of key: String, problem: String) {
+        let quarantineKey = key + ".unreadable"
+        var kept = readBytes(quarantineKey).flatMap { try? Self.decoder.decode([Data].self, from: $0) } ?? []
+        if !kept.contains(bytes), let encoded = try? Self.encoder.encode(kept + [bytes]) {
+            kept.append(bytes)
+            try? cache.set(encoded, forKey: quarantineKey)
+        }
+        integrityIssues.note(CacheIntegrityIssue(key: key, problem: "\(problem); kept in \(quarantineKey)", detectedAt: now()))
     }
 
     func save(_ outbox: [OutboxEntry], in partition: CachePartition) throws(StoreSyncClientError) {
