@@ -18,9 +18,13 @@ struct ConfigurationOptions: ParsableArguments {
         while let argument = arguments.next() {
             let (option, inlineValue) = Self.split(argument)
             guard let setting = Setting.all.first(where: { $0.commandLineOption == option }) else {
-                throw StartupFailure.exit("\(argument) is not a setting (storesync serve --help lists them)")
+                // The option alone: a mistyped `--databse-url=…` would print its password.
+                throw StartupFailure.exit("\(option) is not a setting (storesync serve --help lists them)")
             }
-            guard let value = inlineValue ?? arguments.next() else {
+            // An empty value (`--database-url="$UNSET"`) would hide the environment's and
+            // fall back to the default: a server on an embedded database instead of the real one.
+            guard let value = inlineValue ?? arguments.next(), !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            else {
                 throw StartupFailure.exit("\(option) needs a value")
             }
             values[AbsoluteConfigKey(ConfigKey(setting.key))] = ConfigValue(.string(value), isSecret: false)

@@ -52,10 +52,19 @@ import Glibc
     @Test(arguments: [
         (["--http-port", "eighty"], "HTTP_PORT"), (["--http-port=eighty"], "HTTP_PORT"),
         (["--storesync-transfer-policy", "steal"], "STORESYNC_TRANSFER_POLICY"), (["--colour", "blue"], "--colour"),
-        (["--log-level"], "--log-level"), (["stray"], "stray"),
+        (["--log-level"], "--log-level"), (["stray"], "stray"), (["--database-url="], "--database-url"),
+        (["--database-url", " "], "--database-url"),
     ])
     func aBadSettingOnTheCommandLineStopsStartUpWithOneLineNamingIt(arguments: [String], setting: String) throws {
         try expectStartUpRefused(["serve"] + arguments, environment: minimal.merging(["HTTP_PORT": "8080"]) { $1 }, naming: setting)
+    }
+
+    /// A mistyped option is named without its value, which may hold a password.
+    @Test func aMistypedOptionIsNamedWithoutItsValue() throws {
+        let outcome = try StoreSyncBinary.run(["serve", "--databse-url=postgres://u:hunter2@db/storesync"], environment: minimal)
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.contains("--databse-url is not a setting"), "\(outcome.standardError)")
+        #expect(!outcome.standardError.contains("hunter2"))
     }
 
     private func expectStartUpRefused(_ arguments: [String], environment: [String: String], naming setting: String) throws {
