@@ -1,5 +1,6 @@
 import Foundation
 @testable import PostgresLibPQ
+import PostgresLibPQTesting
 import Testing
 
 /// Which PostgreSQL runs an existing cluster: the version that made it, not the newest one a
@@ -29,8 +30,7 @@ import Testing
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
         writer.arguments = ["-c", "printf '#!/bin/sh\\necho \"%s\"\\n' \"$1\" > \"$2\" && chmod 755 \"$2\"", "sh", answer, file.path]
         try writer.run()
-        writer.waitUntilExit()
-        #expect(writer.terminationStatus == 0)
+        #expect(ChildExit.wait(for: writer) == 0)
     }
 
     @Test func anExistingClusterGetsTheVersionThatMadeItThoughANewerOneComesFirst() async throws {

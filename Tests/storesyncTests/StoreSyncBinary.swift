@@ -1,4 +1,5 @@
 import Foundation
+import PostgresLibPQTesting
 
 /// Runs the `storesync` executable built beside the test bundle, as an operator would.
 struct StoreSyncBinary {
@@ -36,11 +37,11 @@ struct StoreSyncBinary {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        process.waitUntilExit()
+        let status = ChildExit.wait(for: process)
         try output.close()
         try error.close()
         return Outcome(
-            status: process.terminationStatus, standardOutput: try String(contentsOf: outputFile, encoding: .utf8),
+            status: status, standardOutput: try String(contentsOf: outputFile, encoding: .utf8),
             standardError: try String(contentsOf: errorFile, encoding: .utf8))
     }
 
