@@ -84,7 +84,7 @@ public struct SchemaMigrator: Sendable {
         }
         let known = Set(migrations.map(\.name))
         let newer = applied.filter { !known.contains($0.key) }
-        let breaking = newer.filter { $0.value.keepsOlderBinariesWorking != true }.keys.sorted()
+        let breaking = Self.breaking(recorded: applied.mapValues(\.keepsOlderBinariesWorking), known: known)
         guard breaking.isEmpty else { throw SchemaMigrationError.databaseNewerThanBinary(names: breaking) }
         if !newer.isEmpty {
             logger.notice(
@@ -170,14 +170,26 @@ public struct SchemaMigrator: Sendable {
     public func migrationsThisBuildCannotRunOn(_ pool: ConnectionPool) async throws -> [String] {
         let known = Set(try migrations().map(\.name))
         let rows = try await pool.withConnection { connection in
-            try await connection.query(
-                """
-                SELECT name FROM schema_migrations
-                WHERE older_binaries_compatible IS NOT TRUE
-                ORDER BY name
-                """)
+            try await connection.query("SELECT name, older_binaries_compatible FROM schema_migrations")
         }
-        return try rows.map { try $0.decode(String.self) }.filter { !known.contains($0) }
+        var recorded: [String: Bool?] = [:]
+        for row in rows {
+            let (name, compatible) = try row.decode((String, Bool?).self)
+            recorded[name] = compatible
+        }
+        return Self.breaking(recorded: recorded, known: known)
+    }
+
+    /// The one rule both ``migrate(_:)`` and ``migrationsThisBuildCannotRunOn(_:)`` apply: the
+    /// applied migrations this build has no file for, unless marked compatible with older builds
+    /// (`nil`, applied before the mark existed, is not).
+    ///
+    /// - Parameters:
+    ///   - recorded: Each applied migration's recorded compatibility, by name.
+    ///   - known: The names of this build's migration files.
+    /// - Returns: Their names, sorted.
+    static func breaking(recorded: [String: Bool?], known: Set<String>) -> [String] {
+        recorded.filter { !known.contains($0.key) && $0.value != true }.keys.sorted()
     }
 
     /// Applies one migration with its `schema_migrations` row, in one transaction under the lock,
