@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import PostgresLibPQTesting
 public import Foundation
 
 #if canImport(Glibc)
@@ -97,11 +98,7 @@ public final class ServerProcess: @unchecked Sendable {  // `Process` is only re
     public func stop() async {
         guard process.isRunning else { return }
         process.terminate()
-        let deadline = ContinuousClock.now + .seconds(30)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        if process.isRunning { kill() }
+        if await ChildExit.status(of: process, within: .seconds(30)) == nil { kill() }
     }
 
     /// SIGKILL: no graceful anything, as a crash or an OOM killer would.
@@ -112,7 +109,7 @@ public final class ServerProcess: @unchecked Sendable {  // `Process` is only re
         #elseif canImport(Darwin)
         Darwin.kill(process.processIdentifier, SIGKILL)
         #endif
-        process.waitUntilExit()
+        _ = ChildExit.wait(for: process)
     }
 
     /// The last lines of the server's log, for error messages.

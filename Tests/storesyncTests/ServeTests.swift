@@ -1,4 +1,5 @@
 import Foundation
+import PostgresLibPQTesting
 import StoreSyncTesting
 import Testing
 
@@ -58,9 +59,10 @@ import FoundationNetworking
         #endif
 
         process.terminate()
-        process.waitUntilExit()
+        let status = await ChildExit.status(of: process, within: .seconds(60))
+        if status == nil { kill(process.processIdentifier, SIGKILL) }
         let written = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        #expect(process.terminationStatus == 0, "the server wrote: \(written.suffix(2_000))")
+        #expect(status == 0, "the server wrote: \(written.suffix(2_000))")
         #expect(written.contains("shutting down") && written.contains("stopped"), "the stop is told: \(written.suffix(2_000))")
         let postmaster = directory.appendingPathComponent(".storesync/postgres/data/postmaster.pid")
         #expect(!FileManager.default.fileExists(atPath: postmaster.path), "the embedded cluster still runs")
