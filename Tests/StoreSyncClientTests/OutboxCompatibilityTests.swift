@@ -28,13 +28,13 @@ import Testing
                 {"id":"v9-\(UUID().uuidString)","signedTransaction":"\(purchase.jws)","retry":{"count":2},\
                 "queuedAt":"2026-11-28T05:00:00.000Z"}
                 """
-            let (device, _, key) = try await Self.device(on: server, outbox: [later])
+            let (device, accountId, key) = try await Self.device(on: server, outbox: [later])
 
             #expect(await device.client.pendingUploads == 1)
             #expect(await device.client.flush().uploaded == 1)
             #expect(await device.client.isEntitled(to: "premium"))
             #expect(try device.store.data(forKey: key) == nil, "acknowledged: the outbox is empty")
-            #expect(try device.store.data(forKey: key + ".unreadable") == nil)
+            #expect(await device.client.quarantined(in: .account(accountId)).isEmpty)
             #expect(await device.client.integrityIssues.isEmpty)
         }
     }
@@ -47,15 +47,15 @@ import Testing
                     OutboxEntry(record: purchase.record, signedTransaction: purchase.jws, at: server.clock.now())),
                 as: UTF8.self)
             let unreadable = #"{"payload":"a form this version has never seen"}"#
-            let (device, _, key) = try await Self.device(on: server, outbox: [unreadable, current])
+            let (device, accountId, key) = try await Self.device(on: server, outbox: [unreadable, current])
             let written = try #require(try device.store.data(forKey: key))
 
             #expect(await device.client.flush().uploaded == 1)
             #expect(await device.client.isEntitled(to: "premium"))
-            let kept = try #require(try device.store.data(forKey: key + ".unreadable"))
-            #expect(try StoreSyncClient.decoder.decode([Data].self, from: kept) == [written], "the outbox as it was, once")
+            #expect(await device.client.quarantined(in: .account(accountId)) == [.outbox: [written]], "the outbox as it was, once")
             let issues = await device.client.integrityIssues
-            #expect(issues.contains { $0.key == key && $0.problem.contains("kept in \(key).unreadable") })
+            let quarantineKey = CachePartition.account(accountId).key(.unreadable)
+            #expect(issues.contains { $0.key == key && $0.problem.contains("1 of 2 elements") && $0.problem.contains("kept in \(quarantineKey)") })
         }
     }
 
@@ -68,12 +68,10 @@ import Testing
             try device.store.set(foreign, forKey: key)
 
             #expect(await device.client.pendingUploads == 0)
-            let kept = try #require(try device.store.data(forKey: key + ".unreadable"))
-            #expect(try StoreSyncClient.decoder.decode([Data].self, from: kept) == [foreign])
+            #expect(await device.client.quarantined(in: .account(session.accountId)) == [.outbox: [foreign]])
             // Read again: kept once.
             #expect(await device.client.pendingUploads == 0)
-            let again = try #require(try device.store.data(forKey: key + ".unreadable"))
-            #expect(try StoreSyncClient.decoder.decode([Data].self, from: again).count == 1)
+            #expect(await device.client.quarantined(in: .account(session.accountId)) == [.outbox: [foreign]])
         }
     }
 }

@@ -47,6 +47,9 @@ enum CacheItem: String, CaseIterable, Sendable {
     /// The installations that imported StoreKit's current entitlements for this account
     /// (`[UUID]`), so each device does it once.
     case imported
+    /// What could not be read of the list items above, kept rather than deleted
+    /// (`[item: [bytes]]`; ``StoreSyncClient/readList(_:in:as:)``).
+    case unreadable
 }
 
 /// Keys outside the partitions.

@@ -51,10 +51,67 @@ extension StoreSyncClient {
         integrityIssues.note(CacheIntegrityIssue(key: key, problem: problem, detectedAt: now()))
     }
 
+    // MARK: Lists
+
+    /// A list item read element by element. What one version of this library cannot read of
+    /// what another wrote (an app update changed a layout, or a cache shared through iCloud is
+    /// written by two versions of the app) costs that element, never its neighbours; and it is
+    /// never deleted: the item's bytes are kept aside (``quarantine(_:of:in:problem:)``) before
+    /// the next write of the item leaves the element out.
+    ///
+    /// - Parameters:
+    ///   - item: A list item of the partition.
+    ///   - partition: The partition.
+    ///   - stored: How one element is read; its ``ListElement/element`` is nil when it cannot be.
+    /// - Returns: The elements read, in order.
+    func readList<Stored: ListElement>(_ item: CacheItem, in partition: CachePartition, as stored: Stored.Type) -> [Stored.Element] {
+        let key = partition.key(item)
+        guard let bytes = readBytes(key) else { return [] }
+        do {
+            let elements = try Self.decoder.decode([Stored].self, from: bytes)
+            let read = elements.compactMap(\.element)
+            if read.count < elements.count {
+                quarantine(bytes, of: item, in: partition, problem: "\(elements.count - read.count) of \(elements.count) elements cannot be read")
+            }
+            return read
+        } catch {
+            quarantine(bytes, of: item, in: partition, problem: "not a list this version can read: \(error)")
+            return []
+        }
+    }
+
+    /// Keeps an item's bytes that cannot be read (all of them, or some of their elements) in the
+    /// partition's ``CacheItem/unreadable`` item, each distinct text once per item, where no
+    /// later write of the item reaches them, and reports them: so a later version or a support
+    /// request can still read them, and a cache shared with another device (iCloud) does not
+    /// lose them there. One key per partition, because a key of its own per item would pass
+    /// the 64 bytes every store must accept.
+    func quarantine(_ bytes: Data, of item: CacheItem, in partition: CachePartition, problem: String) {
+        let key = partition.key(item)
+        let quarantineKey = partition.key(.unreadable)
+        var kept = readBytes(quarantineKey).flatMap { try? Self.decoder.decode([String: [Data]].self, from: $0) } ?? [:]
+        var keptForItem = kept[item.rawValue] ?? []
+        if !keptForItem.contains(bytes) {
+            keptForItem.append(bytes)
+            kept[item.rawValue] = keptForItem
+            if let encoded = try? Self.encoder.encode(kept) { try? cache.set(encoded, forKey: quarantineKey) }
+        }
+        integrityIssues.note(CacheIntegrityIssue(key: key, problem: "\(problem); kept in \(quarantineKey)", detectedAt: now()))
+    }
+
+    /// What a partition keeps of its items' unreadable bytes, by item: each distinct text a
+    /// list item held when an element of it could not be read.
+    func quarantined(in partition: CachePartition) -> [CacheItem: [Data]] {
+        guard let bytes = readBytes(partition.key(.unreadable)),
+            let kept = try? Self.decoder.decode([String: [Data]].self, from: bytes)
+        else { return [:] }
+        return Dictionary(uniqueKeysWithValues: kept.compactMap { name, texts in CacheItem(rawValue: name).map { ($0, texts) } })
+    }
+
     // MARK: Ledger
 
     func ledger(in partition: CachePartition) -> Ledger {
-        Ledger(records: read([TransactionRecord].self, .ledger, in: partition) ?? [])
+        Ledger(records: readList(.ledger, in: partition, as: Readable<TransactionRecord>.self))
     }
 
     func save(_ ledger: Ledger, in partition: CachePartition) throws(StoreSyncClientError) {
@@ -72,37 +129,10 @@ extension StoreSyncClient {
     // MARK: Outbox
 
     /// The partition's outbox. Elements another version of this library wrote are read by
-    /// their signed transaction (``StoredOutboxEntry``); what cannot be read at all is never
-    /// deleted: the bytes are kept under the key with `.unreadable` appended (``quarantine(_:of:problem:)``)
-    /// and reported in ``StoreSyncClient/integrityIssues``.
+    /// their signed transaction (``StoredOutboxEntry``); what cannot be read at all is kept
+    /// aside as ``readList(_:in:as:)`` says.
     func outbox(in partition: CachePartition) -> [OutboxEntry] {
-        let key = partition.key(.outbox)
-        guard let bytes = readBytes(key) else { return [] }
-        do {
-            let stored = try Self.decoder.decode([StoredOutboxEntry].self, from: bytes)
-            let entries = stored.compactMap(\.entry)
-            if entries.count < stored.count {
-                quarantine(bytes, of: key, problem: "\(stored.count - entries.count) outbox entries hold no readable signed transaction")
-            }
-            return entries
-        } catch {
-            quarantine(bytes, of: key, problem: "the outbox does not decode: \(error)")
-            return []
-        }
-    }
-
-    /// Keeps bytes that cannot be read under `key` + `.unreadable` (a JSON array of each
-    /// distinct such text), where no later write of `key` reaches them, and reports them: for
-    /// an item whose loss would lose a purchase, so a later version or a support request can
-    /// still read it, and a cache shared with another device (iCloud) does not lose it there.
-    func quarantine(_ bytes: Data, of key: String, problem: String) {
-        let quarantineKey = key + ".unreadable"
-        var kept = readBytes(quarantineKey).flatMap { try? Self.decoder.decode([Data].self, from: $0) } ?? []
-        if !kept.contains(bytes), let encoded = try? Self.encoder.encode(kept + [bytes]) {
-            kept.append(bytes)
-            try? cache.set(encoded, forKey: quarantineKey)
-        }
-        integrityIssues.note(CacheIntegrityIssue(key: key, problem: "\(problem); kept in \(quarantineKey)", detectedAt: now()))
+        readList(.outbox, in: partition, as: StoredOutboxEntry.self)
     }
 
     func save(_ outbox: [OutboxEntry], in partition: CachePartition) throws(StoreSyncClientError) {
@@ -112,7 +142,7 @@ extension StoreSyncClient {
     // MARK: Legacy flags
 
     func legacyFlags(in partition: CachePartition) -> [String] {
-        read([String].self, .flags, in: partition) ?? []
+        readList(.flags, in: partition, as: Readable<String>.self)
     }
 
     func saveLegacyFlags(_ productIds: [String], in partition: CachePartition) throws(StoreSyncClientError) {

@@ -10,7 +10,7 @@ extension StoreSyncClient {
     /// entitlements for its account; `nil` when it has, or nobody is signed in.
     func sessionAwaitingEntitlementImport() -> SessionTicket? {
         guard let ticket = currentTicket() else { return nil }
-        let installations = read([UUID].self, .imported, in: ticket.partition) ?? []
+        let installations = readList(.imported, in: ticket.partition, as: Readable<UUID>.self)
         return installations.contains(installationId) ? nil : ticket
     }
 
@@ -18,7 +18,7 @@ extension StoreSyncClient {
     /// entitlements, unless that account has signed out meanwhile.
     func markEntitlementsImported(for ticket: SessionTicket) throws(StoreSyncClientError) {
         guard isCurrent(ticket) else { return }
-        let installations = read([UUID].self, .imported, in: ticket.partition) ?? []
+        let installations = readList(.imported, in: ticket.partition, as: Readable<UUID>.self)
         guard !installations.contains(installationId) else { return }
         try write(installations + [installationId], .imported, in: ticket.partition)
     }

@@ -117,7 +117,7 @@ extension StoreSyncClient {
         default:
             (status, problemType, reason) = (0, "about:blank", error.description)
         }
-        var rejected = read([RejectedUpload].self, .rejected, in: partition) ?? []
+        var rejected = readList(.rejected, in: partition, as: Readable<RejectedUpload>.self)
         let refusal = RejectedUpload(
             transactionId: entry.transactionId, originalTransactionId: entry.originalTransactionId,
             productId: entry.productId, status: status, problemType: problemType, reason: reason, rejectedAt: now())

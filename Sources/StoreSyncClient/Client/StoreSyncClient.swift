@@ -115,7 +115,7 @@ public actor StoreSyncClient {
     /// Uploads of the signed-in account the server refused for good, oldest first.
     public var rejectedUploads: [RejectedUpload] {
         guard let ticket = currentTicket() else { return [] }
-        return read([RejectedUpload].self, .rejected, in: ticket.partition) ?? []
+        return readList(.rejected, in: ticket.partition, as: Readable<RejectedUpload>.self)
     }
 
     /// Purchases recorded before sign-in that no account has taken yet.

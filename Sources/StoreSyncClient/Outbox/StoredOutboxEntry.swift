@@ -9,9 +9,11 @@ import Foundation
 /// shared through iCloud is written by two versions of the app) is read again from what an
 /// entry cannot do without, its signed transaction: the rest (ids, product) follows from the
 /// JWS, and the entry is due at once.
-struct StoredOutboxEntry: Decodable {
+struct StoredOutboxEntry: ListElement {
     /// The entry; `nil` when the element holds no signed transaction this version can read.
     let entry: OutboxEntry?
+
+    var element: OutboxEntry? { entry }
 
     init(from decoder: any Decoder) throws {
         if let entry = try? OutboxEntry(from: decoder) {

@@ -8,9 +8,10 @@ public import Foundation
 /// other; purchases stay partitioned by account. iCloud key-value storage holds at most 1 MB
 /// and 1024 keys per app, and syncs when the system decides: use it beside a local store for
 /// accounts with a modest number of purchases, never as the only copy of the outbox. Devices
-/// running different versions of the app share it: an outbox element one version cannot read
-/// is read by its signed transaction, or kept aside under `<key>.unreadable`, never deleted
-/// (and the deletion synced) by the other. It is not
+/// running different versions of the app share it: an element of a cached list (an outbox
+/// entry, a ledger record) one version cannot read is kept aside in the partition's
+/// `storesync.…unreadable` key, never deleted (and the deletion synced) by the other; an outbox
+/// entry is still uploaded from its signed transaction. It is not
 /// a ``SessionStore``: the client cannot be given it for the session, whose bearer token must
 /// not leave the device.
 /// The app needs the iCloud key-value storage entitlement.
