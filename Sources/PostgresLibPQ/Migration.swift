@@ -29,7 +29,8 @@ public struct Migration: Sendable, Hashable {
     /// Reads a migration file.
     ///
     /// - Parameter file: A file named `NNNN_name.sql`.
-    /// - Throws: ``SchemaMigrationError`` for a bad name, unreadable file or non-UTF-8 content.
+    /// - Throws: ``SchemaMigrationError`` for a bad name, unreadable file, non-UTF-8 content, or
+    ///   a script that begins, commits or rolls back a transaction itself.
     public init(contentsOf file: URL) throws {
         let fileName = file.lastPathComponent
         guard let version = Self.version(ofFileName: fileName) else {
@@ -43,6 +44,9 @@ public struct Migration: Sendable, Hashable {
         }
         guard let sql = String(data: bytes, encoding: .utf8) else {
             throw SchemaMigrationError.unreadable(path: file.path)
+        }
+        if let statement = MigrationStatements.transactionControl(in: sql) {
+            throw SchemaMigrationError.controlsTransaction(name: String(fileName.dropLast(4)), statement: statement)
         }
         self.version = version
         self.name = String(fileName.dropLast(4))

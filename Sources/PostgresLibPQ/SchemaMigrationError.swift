@@ -4,6 +4,9 @@ public enum SchemaMigrationError: Error, Sendable, CustomStringConvertible {
     case unreadable(path: String)
     /// A `.sql` file is not named `NNNN_name.sql`.
     case invalidFileName(String)
+    /// A migration starts, ends or divides a transaction itself (its first such statement);
+    /// the migrator runs each in one transaction with the row that records it.
+    case controlsTransaction(name: String, statement: String)
     /// Two files share a version number.
     case duplicateVersion(Int, names: [String])
     /// An applied migration's file changed since it was applied.
@@ -21,6 +24,9 @@ public enum SchemaMigrationError: Error, Sendable, CustomStringConvertible {
             return "cannot read migrations at \(path)"
         case .invalidFileName(let name):
             return "migration file \(name) is not named NNNN_name.sql"
+        case .controlsTransaction(let name, let statement):
+            return "migration \(name) contains \(statement): each migration runs in one transaction with its record, "
+                + "so a script must not begin, commit or roll back one itself"
         case .duplicateVersion(let version, let names):
             return "migrations \(names.joined(separator: " and ")) share version \(version)"
         case .checksumMismatch(let name, _, _):

@@ -271,6 +271,29 @@ import Testing
         }
     }
 
+    /// A `COMMIT` in a script would make its first half permanent and run the rest, and the
+    /// record, outside any transaction: such a directory is refused before anything runs.
+    @Test func aMigrationThatCommitsItselfIsRefusedBeforeAnythingRuns() async throws {
+        let migrations = try directory([
+            "0001_create.sql": files["0001_create.sql"]!,
+            "0002_halves.sql": "INSERT INTO items VALUES (1);\nCOMMIT;\nINSERT INTO items VALUES (2);",
+        ])
+        defer { try? FileManager.default.removeItem(at: migrations) }
+        try await TestCluster.withPool { pool in
+            let migrator = SchemaMigrator(directory: migrations, logger: TestCluster.logger)
+            await #expect {
+                try await migrator.migrate(pool)
+            } throws: { error in
+                "\(error)" == "migration 0002_halves contains COMMIT: each migration runs in one transaction with its record, "
+                    + "so a script must not begin, commit or roll back one itself"
+            }
+            let items = try await pool.withConnection { connection in
+                try await connection.query("SELECT to_regclass('items') IS NOT NULL").first?.decode(Bool.self)
+            }
+            #expect(items == false, "not even the first migration ran")
+        }
+    }
+
     @Test func duplicateVersionIsRejected() throws {
         let migrations = try directory(["0001_a.sql": "SELECT 1;", "0001_b.sql": "SELECT 2;"])
         defer { try? FileManager.default.removeItem(at: migrations) }
