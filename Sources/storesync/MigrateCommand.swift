@@ -19,8 +19,8 @@ struct MigrateCommand: AsyncParsableCommand {
         let reader = try options.reader()
         let (schema, logger, database) = try await StartupFailure.reporting {
             let settings = try MigrationSettings(reader: reader)
-            let schema = try SchemaLocation.resolve(configured: settings.schemaDirectory)
             let logger = ProcessLogging.makeLogger(level: settings.logLevel, format: settings.logFormat)
+            let schema = try SchemaLocation.resolve(configured: settings.schemaDirectory)
             return (schema, logger, try await ServerDatabase.start(for: settings.database, logger: logger))
         }
         let pool = ConnectionPool(configuration: database.migrationConfiguration, size: 1, logger: logger)

@@ -5,13 +5,17 @@ import Synchronization
 /// The process's logging: only the executable decides handlers and levels. Every handler adds
 /// the id of the request being handled (``StoreSyncServer/RequestLogMetadata``).
 enum ProcessLogging {
-    private static let bootstrapped = Mutex(false)
+    private static let bootstrapped = Mutex<LogFormat?>(nil)
+
+    /// The format the process logs in, once chosen: start-up failures follow it, so a log
+    /// shipper reading JSON lines reads why the process ended too.
+    static var format: LogFormat? { bootstrapped.withLock { $0 } }
 
     /// Bootstraps swift-log once: every logger writes to standard error, as text or JSON lines.
     static func bootstrap(format: LogFormat = .text) {
-        let first = bootstrapped.withLock { done in
-            defer { done = true }
-            return !done
+        let first = bootstrapped.withLock { chosen in
+            defer { chosen = chosen ?? format }
+            return chosen == nil
         }
         guard first else { return }
         LoggingSystem.bootstrap(

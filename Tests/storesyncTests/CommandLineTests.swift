@@ -79,6 +79,25 @@ import Glibc
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    /// Under `LOG_FORMAT=json` (compose's default) a log shipper reads JSON lines: the reason a
+    /// start-up was refused is one of them, not a plain line it may drop.
+    @Test(arguments: [["serve"], ["migrate", "--database-url", "postgresql://"]])
+    func aRefusedStartUpUnderJSONLoggingIsOneJSONLine(arguments: [String]) throws {
+        let directory = try StoreSyncBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = ["LOG_FORMAT": "json", "STORESYNC_BUNDLE_ID": "x", "STORESYNC_SCHEMA_DIR": "/nonexistent"]
+        let outcome = try StoreSyncBinary.run(arguments, environment: environment, directory: directory)
+        #expect(outcome.status == 2)
+        let lines = outcome.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(outcome.standardError)")
+        let line = try #require(lines.first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        #expect(object["level"] as? String == "critical")
+        #expect(object["exit_code"] as? String == "2")
+        let setting = arguments == ["serve"] ? "STORESYNC_ENVIRONMENT" : "STORESYNC_SCHEMA_DIR"
+        #expect((object["message"] as? String)?.contains(setting) == true, "\(line)")
+    }
+
     @Test func productionRefusesTheDevelopmentSwitch() throws {
         let key = Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString()
         let outcome = try StoreSyncBinary.run(["serve"], environment: [
