@@ -71,6 +71,7 @@ public func buildApplication(
         logger.logLevel = configuration.logLevel
         return logger
     }()
+    for warning in configuration.startupWarnings { logger.warning("\(warning)") }
     let topology = try configuration.database.topology(primary: database)
     let pool = ConnectionPool(
         configuration: topology.primary.withServerSessionSettings(configuration), size: configuration.databasePoolSize,

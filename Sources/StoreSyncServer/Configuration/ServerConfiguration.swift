@@ -152,6 +152,7 @@ public struct ServerConfiguration: Sendable {
                 "expected \(Self.reconcileRates.lowerBound) to \(Self.reconcileRates.upperBound), got \(reconcilePerMinute)")
         }
         try database.validateURLs()
+        try validateProductionEndpoints()
         try validateLimits()
         try validateOperations()
     }
