@@ -9,6 +9,8 @@ public struct CapturingLogHandler: LogHandler {
         public var level: Logger.Level
         /// What was said.
         public var message: String
+        /// The logger's metadata with the entry's own.
+        public var metadata: Logger.Metadata = [:]
     }
 
     /// Where a logger's entries are kept.
@@ -33,7 +35,8 @@ public struct CapturingLogHandler: LogHandler {
 
     /// Keeps an entry.
     public func log(event: LogEvent) {
-        store.append(Entry(level: event.level, message: "\(event.message)"))
+        store.append(
+            Entry(level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
     }
 
     /// A logger writing into a fresh store.

@@ -27,14 +27,19 @@ final class CatalogService: Sendable {
         static func revision(of catalog: Catalog) -> String {
             var hasher = SHA256()
             for product in catalog.sortedProducts {
-                let line = [
-                    product.productId, product.type.rawValue, product.entitlements.joined(separator: ","),
-                    product.durationSeconds.map(String.init) ?? "", product.subscriptionGroupId ?? "",
-                    product.gracePeriodSeconds.map(String.init) ?? "",
-                ].joined(separator: "\u{1F}") + "\u{1E}"
-                hasher.update(data: Data(line.utf8))
+                hasher.update(data: Data(definitionLine(of: product).utf8))
             }
             return hasher.finalize().prefix(8).hexString
+        }
+
+        /// One product's every field, in a fixed order, between control characters no field
+        /// holds.
+        static func definitionLine(of product: CatalogProduct) -> String {
+            [
+                product.productId, product.type.rawValue, product.entitlements.joined(separator: ","),
+                product.durationSeconds.map(String.init) ?? "", product.subscriptionGroupId ?? "",
+                product.gracePeriodSeconds.map(String.init) ?? "",
+            ].joined(separator: "\u{1F}") + "\u{1E}"
         }
     }
 
@@ -57,21 +62,60 @@ final class CatalogService: Sendable {
         }
     }
 
-    /// Loads the `STORESYNC_CATALOG` file into the database (products it names are defined
-    /// or replaced; others are kept) and reloads.
+    /// Loads the `STORESYNC_CATALOG` file into the database and reloads.
+    ///
+    /// The file applies what it changed since it was last loaded: a product it names for the
+    /// first time, or whose definition in it changed, is defined or replaced; a product whose
+    /// definition in the file is the one already applied keeps what is stored, so a change the
+    /// admin route made since stands across restarts (until the file's definition of that
+    /// product changes). Products it does not name are kept. Each replaced or kept difference
+    /// is logged, naming the product.
     func loadFile(at path: String) async throws {
         let products = try Self.products(inFile: path)
-        try await pool.withTransaction { connection in
-            for product in products { try await repository.upsert(product, on: connection) }
+        let outcome = try await pool.withTransaction { connection in
+            let stored = try await repository.fileState(of: products.map(\.productId), on: connection)
+            var outcome = FileLoad()
+            for product in products {
+                let digest = Self.fileDigest(of: product)
+                let current = stored[product.productId]
+                if current?.fileDigest == digest {
+                    if current?.product != product { outcome.keptAdminDefinitions.append(product.productId) }
+                    continue
+                }
+                try await repository.applyFileDefinition(product, digest: digest, on: connection)
+                if let current, current.product != product { outcome.replaced.append(product.productId) }
+            }
+            return outcome
         }
         try await reload()
+        for id in outcome.replaced {
+            logger.notice("the catalog file's changed definition replaces the stored one", metadata: ["storesync.product": "\(id)"])
+        }
+        for id in outcome.keptAdminDefinitions {
+            logger.notice(
+                "a product keeps the definition the admin route gave it; the catalog file's is unchanged since it was applied",
+                metadata: ["storesync.product": "\(id)"])
+        }
         logger.info("catalog loaded", metadata: ["storesync.catalog.products": "\(products.count)"])
+    }
+
+    /// What a load of the catalog file did beyond applying new definitions.
+    struct FileLoad: Sendable {
+        /// Products whose stored definition differed and the file replaced.
+        var replaced: [String] = []
+        /// Products whose stored definition differs from the file's and was kept.
+        var keptAdminDefinitions: [String] = []
+    }
+
+    /// The SHA-256 of a product's definition (every field, in a fixed order), hex.
+    static func fileDigest(of product: CatalogProduct) -> String {
+        Data(SHA256.hash(data: Data(CatalogState.definitionLine(of: product).utf8))).hexString
     }
 
     /// The products of a catalog file, read and checked without touching the database.
     ///
     /// - Throws: ``ConfigurationError`` naming `STORESYNC_CATALOG` when the file cannot be read,
-    ///   is not a catalog, or defines a product wrongly.
+    ///   is not a catalog, defines a product wrongly, or defines one twice.
     static func products(inFile path: String) throws -> [CatalogProduct] {
         let data: Data
         do {
@@ -85,9 +129,13 @@ final class CatalogService: Sendable {
         } catch {
             throw ConfigurationError.invalid(.catalog, "\(path) is not a catalog ({\"products\": [...]}): \(error)")
         }
+        var seen: Set<String> = []
         for product in file.products {
             if let problem = problem(with: product) {
                 throw ConfigurationError.invalid(.catalog, "product \(product.productId): \(problem)")
+            }
+            guard seen.insert(product.productId).inserted else {
+                throw ConfigurationError.invalid(.catalog, "product \(product.productId) is defined twice")
             }
         }
         return file.products

@@ -1,0 +1,11 @@
+-- older-binaries: compatible
+-- What the catalog file (STORESYNC_CATALOG) last said of each product.
+--
+-- Every server loads the file at start, and it used to write every product it names back over
+-- what was stored: an admin's change (PUT /v1/admin/catalog/products/{id}, answered 200) was
+-- undone by the next restart of any instance, without a word. The SHA-256 of the definition
+-- the file last applied to a product is kept beside it, so a load applies only what the file
+-- changed since: an admin's later change stands until the file's definition of that product
+-- changes. NULL: the file never defined it (or a server older than this migration did).
+-- Older servers read and write the columns they name and never this one.
+ALTER TABLE products ADD COLUMN file_definition_sha256 text;
