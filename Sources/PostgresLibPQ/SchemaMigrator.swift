@@ -180,6 +180,36 @@ public struct SchemaMigrator: Sendable {
         return Self.breaking(recorded: recorded, known: known)
     }
 
+    /// The migrations of this build the database has not applied, without changing anything:
+    /// what a server that does not migrate at start checks before it serves.
+    ///
+    /// - Parameter pool: The database's pool.
+    /// - Returns: Their names, in order; empty when the database is up to date.
+    /// - Throws: ``SchemaMigrationError`` for bad files or a database a newer build migrated
+    ///   beyond this one (``SchemaMigrationError/databaseNewerThanBinary(names:)``), ``PostgresError``.
+    public func unapplied(_ pool: ConnectionPool) async throws -> [String] {
+        let migrations = try migrations()
+        let recorded = try await pool.withConnection { connection -> [String: Bool?] in
+            guard try await !connection.query("SELECT 1 FROM pg_class WHERE oid = to_regclass('schema_migrations')").isEmpty else {
+                return [:]
+            }
+            let hasCompatibility = try await !connection.query(Self.compatibilityColumnExists).isEmpty
+            let rows = try await connection.query(
+                hasCompatibility
+                    ? "SELECT name, older_binaries_compatible FROM schema_migrations"
+                    : "SELECT name, NULL::boolean FROM schema_migrations")
+            var recorded: [String: Bool?] = [:]
+            for row in rows {
+                let (name, compatible) = try row.decode((String, Bool?).self)
+                recorded[name] = compatible
+            }
+            return recorded
+        }
+        let breaking = Self.breaking(recorded: recorded, known: Set(migrations.map(\.name)))
+        guard breaking.isEmpty else { throw SchemaMigrationError.databaseNewerThanBinary(names: breaking) }
+        return migrations.map(\.name).filter { recorded[$0] == nil }
+    }
+
     /// The one rule both ``migrate(_:)`` and ``migrationsThisBuildCannotRunOn(_:)`` apply: the
     /// applied migrations this build has no file for, unless marked compatible with older builds
     /// (`nil`, applied before the mark existed, is not).

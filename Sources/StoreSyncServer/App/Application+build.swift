@@ -119,8 +119,17 @@ public func buildApplication(
     dependencies.appStore.announce()
     app.addOperationsServices(dependencies: dependencies, configuration: configuration, metrics: metrics, logger: logger)
     app.beforeServerStarts {
-        let applied = try await topology.migrate(schema: schema.directory, primary: pool, logger: logger)
-        if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
+        if configuration.migrateOnStart {
+            let applied = try await topology.migrate(schema: schema.directory, primary: pool, logger: logger)
+            if !applied.isEmpty { logger.info("migrations applied", metadata: ["db.migrations": "\(applied)"]) }
+        } else {
+            let missing = try await SchemaMigrator(directory: schema.directory, logger: logger).unapplied(pool)
+            guard missing.isEmpty else {
+                throw ConfigurationError(
+                    setting: .migrateOnStart,
+                    problem: "is false and the database lacks \(missing.joined(separator: ", ")): run storesync migrate first")
+            }
+        }
         feed.markSchemaReady()
         dependencies.webhookService?.markSchemaReady()
         if let path = configuration.catalogPath {

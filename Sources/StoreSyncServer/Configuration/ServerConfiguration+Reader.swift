@@ -29,6 +29,7 @@ extension ServerConfiguration {
         databaseChangePollMilliseconds =
             try settings.integer(.databaseChangePoll, in: 10...600_000) ?? databaseChangePollMilliseconds
         schemaDirectory = settings.optional(.schemaDirectory)
+        migrateOnStart = try settings.boolean(.migrateOnStart) ?? migrateOnStart
         appAppleId = try settings.integer(.appAppleId, in: 1...Int.max).map(Int64.init)
         trustedRootsPath = settings.optional(.trustedRoots)
         adminAPIKey = try settings.secret(.adminAPIKey, orFile: .adminAPIKeyFile)

@@ -21,6 +21,11 @@ public struct ServerConfiguration: Sendable {
     public var databaseChangePollMilliseconds = 1_000
     /// Where the `NNNN_name.sql` migrations are; `nil`: ``SchemaLocation`` finds them.
     public var schemaDirectory: String?
+    /// Whether serve applies the migrations at start; when `false` it checks that the database
+    /// has every migration of this build and refuses to start otherwise, so a long migration
+    /// runs as its own job (`storesync migrate`) and never inside a server a liveness probe
+    /// may kill halfway.
+    public var migrateOnStart = true
     public var bundleId: String
     public var appAppleId: Int64?
     public var environment: AppStoreEnvironment

@@ -63,6 +63,10 @@ extension Setting {
         "storesync.dataDir", "STORESYNC_DATA_DIR", "embedded PostgreSQL directory (default .storesync)")
     static let schemaDirectory = Setting(
         "storesync.schemaDir", "STORESYNC_SCHEMA_DIR", "migrations directory (default: the Schema/ bundled with the server)")
+    static let migrateOnStart = Setting(
+        "storesync.migrateOnStart", "STORESYNC_MIGRATE_ON_START",
+        "true (default): serve applies the migrations at start; false: it only checks them, and refuses to start "
+            + "on a database that lacks one (run storesync migrate first, e.g. as a job before a rollout)")
     static let bundleId = Setting("storesync.bundleId", "STORESYNC_BUNDLE_ID", "required: the app's bundle id")
     static let appAppleId = Setting(
         "storesync.appAppleId", "STORESYNC_APP_APPLE_ID", "the app's Apple id (required in Production)")
@@ -171,7 +175,7 @@ extension Setting {
     /// Every setting, in the order `--help` lists them.
     public static let all: [Setting] = [
         .httpHost, .httpPort, .httpEventLoops, .threadScheduling, .databaseURL, .databasePoolSize, .databasePoolMode, .databaseReadURL,
-        .databaseReadMaxLag, .databaseListenURL, .databaseChangePoll, .dataDirectory, .schemaDirectory,
+        .databaseReadMaxLag, .databaseListenURL, .databaseChangePoll, .dataDirectory, .schemaDirectory, .migrateOnStart,
         .bundleId, .appAppleId, .environment, .trustedRoots, .adminAPIKey, .signingKey, .transferPolicy,
         .sandboxInProduction, .sessionIdleSeconds, .transferCooldownSeconds, .verifyReceiptURL,
         .verifyReceiptSandboxURL, .sharedSecret, .catalog, .offlineGraceSeconds, .allowUnverified, .maxBodyBytes,
