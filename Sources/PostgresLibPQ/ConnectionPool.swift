@@ -67,7 +67,7 @@ public final class ConnectionPool: Service, Sendable {
         state.withLockedValue { state in
             PoolStatistics(
                 size: size, connections: state.all.count, inUse: state.inUse,
-                idle: state.idle.count, waiting: state.waiters.count
+                idle: state.idle.count, waiting: state.waiters.count, checkoutTimeouts: state.checkoutTimeouts
             )
         }
     }

@@ -17,6 +17,8 @@ struct ConnectionPoolState {
     /// Callers waiting for a connection, served first come, first served.
     var waiters = CircularBuffer<Waiter>()
     var nextWaiterID = 0
+    /// Callers failed because no connection became free within the checkout timeout, ever.
+    var checkoutTimeouts = 0
     var isShutDown = false
     /// Whether a task is sweeping expired waiters; it runs only while someone waits.
     var isSweeping = false
@@ -29,6 +31,7 @@ struct ConnectionPoolState {
         while let first = waiters.first, first.deadline <= now {
             expired.append(waiters.removeFirst())
         }
+        checkoutTimeouts += expired.count
         return expired
     }
 

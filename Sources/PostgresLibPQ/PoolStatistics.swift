@@ -10,4 +10,6 @@ public struct PoolStatistics: Sendable, Hashable {
     public var idle: Int
     /// Callers queued for a connection.
     public var waiting: Int
+    /// Callers failed since the pool was made because no connection became free in time.
+    public var checkoutTimeouts = 0
 }

@@ -100,6 +100,9 @@ import Testing
             releaseSignal.yield()
             try await holder.value
             #expect(pool.statistics.waiting == 0)
+            #expect(pool.statistics.checkoutTimeouts == 1, "counted, for storesync_db_pool_timeouts_total")
+            try await pool.withConnection { try await $0.execute("SELECT 1") }
+            #expect(pool.statistics.checkoutTimeouts == 1, "a checkout served in time is not one")
         }
     }
 

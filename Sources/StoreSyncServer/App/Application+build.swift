@@ -109,7 +109,8 @@ public func buildApplication(
     if let listener = feed.listener { app.addServices(listener) }
     app.addServices(feed)
     if let standby { app.addServices(standby.monitor) }
-    app.addServices(PoolMetricsService(pool: pool))
+    app.addServices(PoolMetricsService(pool: pool, name: "primary"), PoolMetricsService(pool: dependencies.healthPool, name: "health"))
+    if let standby { app.addServices(PoolMetricsService(pool: standby.pool, name: "standby"), StandbyMetricsService(monitor: standby.monitor)) }
     let started = StartupGate()
     app.services += dependencies.appStore.backgroundServices(after: started)
     app.addServices(
@@ -212,7 +213,7 @@ struct AppDependencies: Sendable {
             now: now)
         notifications = NotificationService(
             pool: pool, verifier: verifier, environments: environments, snapshots: snapshots, events: events,
-            logger: logger)
+            now: now, logger: logger)
         appStore = try AppStoreServices(
             configuration: configuration, verifier: verifier, pool: pool, catalog: catalog, snapshots: snapshots,
             notifications: notifications, logger: logger, now: now)

@@ -16,7 +16,15 @@ struct NotificationService: Sendable {
     let environments: EnvironmentRule
     let snapshots: SnapshotService
     let events: EventRepository
+    let now: @Sendable () -> Date
     let logger: Logger
+
+    /// How long after Apple signed them notifications take effect
+    /// (`storesync_appstore_notification_lag_seconds`): seconds while Apple's posts arrive, hours
+    /// while it retries a backlog after an outage or recovery replays its history.
+    static let lagLabel = "storesync_appstore_notification_lag_seconds"
+    /// The buckets of ``lagLabel``, 1 s to 3 days (Apple retries for about three).
+    static let lagBuckets: [Double] = [1, 5, 15, 60, 300, 900, 3_600, 6 * 3_600, 24 * 3_600, 3 * 24 * 3_600]
 
     /// What became of a notification.
     enum Outcome: String, Sendable, CaseIterable {
@@ -48,18 +56,26 @@ struct NotificationService: Sendable {
         return try await process(verified)
     }
 
-    /// Processes a verified notification — one Apple posted, or one recovered from its
-    /// notification history — once per notificationUUID: a UUID already processed changes
-    /// nothing and answers ``Outcome/duplicate``.
-    ///
-    /// - Parameter verified: The notification, verified by the verifier of its environment.
-    /// - Returns: What became of it.
     /// Counts a processed notification by type and outcome (`storesync_appstore_notifications_total`).
     private static func count(_ type: String, _ outcome: Outcome) {
         Counter(label: "storesync_appstore_notifications_total", dimensions: [("type", type), ("outcome", outcome.rawValue)])
             .increment()
     }
 
+    /// Records when a notification that took effect was signed against now (``lagLabel``) and
+    /// when the last one did (`storesync_appstore_notification_last_processed_timestamp_seconds`).
+    private func recordTakingEffect(signedAt signedDate: Date) {
+        let now = now()
+        Recorder(label: Self.lagLabel).record(max(0, now.timeIntervalSince(signedDate)))
+        Gauge(label: "storesync_appstore_notification_last_processed_timestamp_seconds").record(now.timeIntervalSince1970)
+    }
+
+    /// Processes a verified notification — one Apple posted, or one recovered from its
+    /// notification history — once per notificationUUID: a UUID already processed changes
+    /// nothing and answers ``Outcome/duplicate``.
+    ///
+    /// - Parameter verified: The notification, verified by the verifier of its environment.
+    /// - Returns: What became of it.
     func process(_ verified: VerifiedNotification) async throws -> Outcome {
         let payload = verified.payload
         var metadata: Logger.Metadata = [
@@ -91,6 +107,7 @@ struct NotificationService: Sendable {
         }
         snapshots.invalidate(changed)
         Self.count(payload.notificationType.rawValue, outcome)
+        if outcome != .duplicate { recordTakingEffect(signedAt: payload.signedDate) }
         if payload.notificationType == .test, outcome != .duplicate {
             logger.notice("App Store test notification received", metadata: metadata)
         } else {

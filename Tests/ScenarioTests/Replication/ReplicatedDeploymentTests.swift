@@ -91,6 +91,12 @@ import Testing
                 _ = try await scenario.device("B", signedInTo: "X").client.refresh()
             }
             #expect(try await Self.lookups(from: "standby", on: server) > before)
+            // A standby in use has a measured lag (−1 would say it is unusable).
+            let lagMeasured = try await eventually {
+                let page = MetricsSamples(try await server.send("GET", "/metrics").body)
+                return page.text.contains("\nstoresync_standby_lag_seconds ") && page.value("storesync_standby_lag_seconds") >= 0
+            }
+            #expect(lagMeasured, "storesync_standby_lag_seconds")
 
             for _ in 0..<5 {
                 let bought = TestPurchase.buy(TestCatalog.lifetime, on: server)
