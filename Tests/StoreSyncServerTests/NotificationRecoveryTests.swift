@@ -31,9 +31,12 @@ import Testing
             let account = try await server.signUp()
             let (purchase, notification) = try await Self.refundNobodyDelivered(on: server, token: account.token)
             await apple.addNotification(notification)
+            let series = #"storesync_notification_recoveries_total{environment="Sandbox",result="recovered"}"#
+            let passes = MetricsSamples(try await server.send("GET", "/metrics").body).value(series)
 
             let first = try await server.recoverNotifications()
             #expect(first.count("processed") == 1)
+            #expect(MetricsSamples(try await server.send("GET", "/metrics").body).value(series) >= passes + 1)
             #expect(try await server.entitlementIds(token: account.token).isEmpty)
             let version = try await server.versions()[account.accountId]
 

@@ -48,10 +48,13 @@ import Testing
                 $0.verifyReceiptSandboxURL = standIn.sandboxURL
             }) { server in
                 let account = try await server.signUp()
+                let series = #"storesync_receipt_verifications_total{result="rejected"}"#
+                let rejected = MetricsSamples(try await server.send("GET", "/metrics").body).value(series)
                 let response = try await server.uploadReceipt("garbage", token: account.token)
                 #expect(response.status == 422)
                 #expect(response.problem?.type == ProblemType.receiptRejected.uri)
                 #expect(try await server.count("transactions") == 0)
+                #expect(MetricsSamples(try await server.send("GET", "/metrics").body).value(series) >= rejected + 1)
             }
         }
     }

@@ -39,10 +39,13 @@ import Testing
     @Test func aDueSubscriptionIsRefreshedOnceByOneOfTwoServers() async throws {
         try await withAppStoreAPIServer(configure: Self.fastJob) { server, apple in
             try await withSecondInstance(of: server) { second in
+                let series = #"storesync_reconciliations_total{result="refreshed"}"#
+                let refreshed = MetricsSamples(try await server.send("GET", "/metrics").body).value(series)
                 let subscription = try await Self.renewalNobodyReported(on: server, apple: apple)
                 let id = subscription.originalTransactionId
                 let renewed = try await eventually { try await server.events(of: id).map(\.kind).contains("renewed") }
                 #expect(renewed)
+                #expect(MetricsSamples(try await server.send("GET", "/metrics").body).value(series) >= refreshed + 1)
                 #expect(try await server.events(of: id).map(\.kind) == ["purchaseClaimed", "renewed"])
                 #expect(await apple.requests.filter { $0.path == "/inApps/v2/history/\(id)" }.count == 1)
                 #expect(await apple.requests.filter { $0.path == "/inApps/v1/subscriptions/\(id)" }.count == 1)

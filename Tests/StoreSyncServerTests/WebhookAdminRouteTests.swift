@@ -126,7 +126,10 @@ import Testing
 
             let metrics = try await app.send("GET", "/metrics")
             let page = MetricsSamples(metrics.body)
-            for series in ["storesync_webhook_pending", "storesync_webhook_failed", "storesync_webhook_oldest_pending_age_seconds"] {
+            for series in [
+                "storesync_webhook_pending", "storesync_webhook_failed", "storesync_webhook_oldest_pending_age_seconds",
+                "storesync_webhook_queue_sampled_timestamp_seconds",
+            ] {
                 #expect(page.text.contains("\n\(series) "), "\(series) is on /metrics")
             }
             #expect(page.value("storesync_webhook_failed_total") >= 2)

@@ -1,6 +1,7 @@
 import AppStoreVerification
 import Foundation
 import Logging
+import Metrics
 import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncCore
@@ -65,11 +66,19 @@ struct NotificationRecoveryService: Sendable {
         for client in clients {
             let environment = client.configuration.environment
             let earliest = until.addingTimeInterval(-Self.historyWindow(for: environment))
+            let counted = { (result: String) in
+                Counter(
+                    label: "storesync_notification_recoveries_total",
+                    dimensions: [("environment", environment.appleName), ("result", result)]
+                ).increment()
+            }
             do {
                 passes.append(try await pass(client, since: since, until: until, earliest: earliest))
+                counted("recovered")
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
+                counted("failed")
                 logger.warning(
                     "App Store notification history not recovered",
                     metadata: ["appstore.environment": "\(environment.appleName)", "error": "\(error)"])

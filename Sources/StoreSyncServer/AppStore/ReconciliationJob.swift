@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresLibPQ
 import ServiceLifecycle
 
@@ -83,6 +84,12 @@ struct ReconciliationJob: Service {
         }
     }
 
+    /// Counts a subscription asked of Apple by result (`storesync_reconciliations_total`): a
+    /// job that stopped working shows as a flat `refreshed` line, a failing one as `failed`.
+    private static func count(_ result: String) {
+        Counter(label: "storesync_reconciliations_total", dimensions: [("result", result)]).increment()
+    }
+
     /// Refreshes one subscription; answers whether to go on with the next one.
     private func refresh(_ subscription: DueSubscription) async throws -> Bool {
         let id = subscription.originalTransactionId
@@ -90,8 +97,10 @@ struct ReconciliationJob: Service {
             if try await reconciliation.refresh(id) == nil {
                 try await markReconciled(id)
             }
+            Self.count("refreshed")
             return true
         } catch let failure as AppStoreAPIFailure {
+            Self.count("failed")
             logger.warning(
                 "subscription not reconciled",
                 metadata: [

@@ -78,12 +78,22 @@ struct VerificationService: Sendable {
         }
         switch result {
         case .success(let receipt):
+            Self.countReceipt("verified")
             return receipt.records
         case .failure(.unreachable):
+            Self.countReceipt("unreachable")
             throw VerificationError.receiptVerifierUnavailable
         case .failure(let error):
+            Self.countReceipt("rejected")
             throw VerificationError.receiptRejected(detail: "\(error)")
         }
+    }
+
+    /// Counts receipts by what Apple's verifyReceipt made of them
+    /// (`storesync_receipt_verifications_total{result}`): `unreachable` sets Apple's outages
+    /// apart from the database's among the 503s.
+    private static func countReceipt(_ result: String) {
+        Counter(label: "storesync_receipt_verifications_total", dimensions: [("result", result)]).increment()
     }
 
     /// The record of a signed transaction: remembered when this exact text verified before.
