@@ -25,7 +25,16 @@ import Testing
         let before = try TestDatabase.migrations(before: "0010")
         defer { try? FileManager.default.removeItem(at: before) }
         let database = try await TestCluster.makeDatabase(migrationsDirectory: before)
-        let first = try await TestApp.start(database: database, configure: { $0.schemaDirectory = before.path })
+        // The first server stands in for a release before 0010: it only signs accounts up (the
+        // rows are written the old way below). The catalog file is loaded by the migrated
+        // instance: loading it needs a later migration's column (0014).
+        let catalog = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json")
+        try StoreSyncJSON.makeEncoder().encode(CatalogResponse(products: TestCatalog.products)).write(to: catalog)
+        defer { try? FileManager.default.removeItem(at: catalog) }
+        let first = try await TestApp.start(database: database, configure: {
+            $0.schemaDirectory = before.path
+            $0.catalogPath = nil
+        })
         do {
             let holder = try await first.signUp()
             let claimant = try await first.signUp()
@@ -51,7 +60,10 @@ import Testing
             let written = try await Self.texts(on: first.database)
             #expect(written.count == 2 * texts.count + 2)
 
-            try await withSecondInstance(of: first, configure: { $0.schemaDirectory = TestDatabase.schemaDirectory.path }) {
+            try await withSecondInstance(of: first, configure: {
+                $0.schemaDirectory = TestDatabase.schemaDirectory.path
+                $0.catalogPath = catalog.path
+            }) {
                 migrated in
                 #expect(try await Self.texts(on: migrated.database) == written)
                 let forms = try await Self.forms(on: migrated.database)
