@@ -3,6 +3,7 @@ import StoreSyncAPI
 @testable import StoreSyncClient
 import StoreSyncCore
 import StoreSyncTesting
+import Synchronization
 import Testing
 
 @Suite struct OutboxTests {
@@ -57,6 +58,41 @@ import Testing
             #expect(phone.transport.requests(to: "/v1/transactions") == 1)
             #expect(await phone.client.pendingUploads == 0)
             #expect(await phone.client.isEntitled(to: "premium"))
+        }
+    }
+
+    /// The purchase just made is answered before the backlog is uploaded: a slow or stalled
+    /// upload of an older purchase never keeps the user waiting for this one.
+    @Test func aPurchaseIsAnsweredWithoutWaitingForTheBacklog() async throws {
+        try await withLiveServer { server in
+            let phone = TestDevice(server: server)
+            try await phone.client.signUp(email: TestAccount.email(), password: TestAccount.password)
+            let older = TestPurchase.buy(TestCatalog.seasonPass, on: server)
+            phone.transport.isOffline = true
+            #expect(try await phone.client.record(signedTransaction: older.jws) == .queued)
+            phone.transport.isOffline = false
+            server.clock.advance(by: 2)  // the backlog's first backoff has run out
+
+            let backlog = phone.transport.holdNextResponse(to: "/v1/transactions") { request in
+                String(decoding: request.body ?? Data(), as: UTF8.self).contains(older.jws)
+            }
+            let answered = ManagedFlag()
+            let purchase = Task {
+                let outcome = try await phone.client.record(signedTransaction: TestPurchase.buy(TestCatalog.lifetime, on: server).jws)
+                answered.set()
+                return outcome
+            }
+            await backlog.responseArrived.wait()
+            let answeredWhileHeld = try await eventually(within: .seconds(20)) { answered.isSet }
+            await backlog.release.open()
+            #expect(answeredWhileHeld, "record() waited for the backlog's upload")
+            guard case .acknowledged = try await purchase.value else {
+                Issue.record("the new purchase was not acknowledged")
+                return
+            }
+            let drained = try await eventually { await phone.client.pendingUploads == 0 }
+            #expect(drained, "the backlog is still uploaded")
+            #expect(await phone.client.isEntitled(to: "season"))
         }
     }
 
@@ -128,4 +164,11 @@ import Testing
             #expect(phone.transport.requests(to: "/v1/transactions") == 0)
         }
     }
+}
+
+/// A flag one task sets and another reads.
+private final class ManagedFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }

@@ -19,7 +19,8 @@ extension StoreSyncClient {
 
     /// What every public call does after a successful request, and the retry timer when it
     /// fires: uploads the entries whose backoff has run out. Its failures never fail the
-    /// caller's call.
+    /// caller's call. ``record(signedTransaction:)`` starts it without waiting for it: the
+    /// user waits for the purchase just made, never for older ones.
     func flushDueUploads() async {
         _ = await flushOutbox(force: false)
     }

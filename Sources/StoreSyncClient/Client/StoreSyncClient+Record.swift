@@ -37,11 +37,11 @@ extension StoreSyncClient {
         let entry = try enqueue(record, signedTransaction: signedTransaction, in: ticket.partition)
         // Another call is uploading this very JWS: it is durably queued either way.
         guard !uploadsInFlight.contains(entry.id) else { return .queued }
-        // This purchase goes before any backlog, so a slow or failing backlog never keeps the
-        // user waiting for the one they just made.
+        // This purchase goes before any backlog, and the backlog is uploaded after the answer,
+        // so a slow or failing backlog never keeps the user waiting for the one they just made.
         switch await attemptUpload(entry, ticket: ticket) {
         case .acknowledged(let verdict):
-            await flushDueUploads()
+            Task { await self.flushDueUploads() }
             return .acknowledged(verdict)
         case .retryLater:
             return .queued
