@@ -57,3 +57,13 @@ extension NotificationType {
     /// A customer withdrew consent.
     public static let rescindConsent: Self = "RESCIND_CONSENT"
 }
+
+extension NotificationType {
+    /// Every type above: the ones Apple documents as this library knows them.
+    public static let documented: Set<NotificationType> = [
+        .subscribed, .didRenew, .didChangeRenewalStatus, .didChangeRenewalPref, .didFailToRenew, .gracePeriodExpired,
+        .expired, .refund, .refundDeclined, .refundReversed, .revoke, .renewalExtended, .renewalExtension,
+        .oneTimeCharge, .test, .consumptionRequest, .offerRedeemed, .priceIncrease, .externalPurchaseToken,
+        .metadataUpdate, .migration, .priceChange, .rescindConsent,
+    ]
+}

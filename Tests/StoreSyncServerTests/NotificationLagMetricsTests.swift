@@ -2,7 +2,7 @@ import AppStorePayloads
 import Foundation
 import StoreSyncAPI
 import StoreSyncCore
-import StoreSyncServer
+@testable import StoreSyncServer
 import StoreSyncTesting
 import Testing
 
@@ -28,6 +28,19 @@ import Testing
             #expect(after.value(#"\#(Self.lag)_bucket{le="900.0"}"#) >= before.value(#"\#(Self.lag)_bucket{le="900.0"}"#) + 1)
 
             #expect(after.text.contains("storesync_appstore_notification_last_processed_timestamp_seconds"))
+        }
+    }
+}
+
+/// The notification counter's `type` label takes Apple's spellings, and a bounded number of
+/// them: invented types (only possible with unverified payloads allowed) share `other`.
+@Suite struct NotificationTypeLabelTests {
+    @Test func inventedTypesCannotGrowTheLabelsWithoutBoundNorHideADocumentedOne() {
+        let labels = Set((0..<200).map { NotificationService.typeLabel(NotificationType(rawValue: "INVENTED_\($0)")) })
+        #expect(labels.count <= NotificationService.undocumentedTypeLabelLimit + 1)
+        #expect(labels.contains("other"))
+        for type in NotificationType.documented {
+            #expect(NotificationService.typeLabel(type) == type.rawValue, "after the flood, \(type) still has its name")
         }
     }
 }

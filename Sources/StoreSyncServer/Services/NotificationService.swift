@@ -1,3 +1,4 @@
+import AppStorePayloads
 import AppStoreVerification
 import Foundation
 import Logging
@@ -5,6 +6,7 @@ import Metrics
 import PostgresLibPQ
 import StoreSyncAPI
 import StoreSyncCore
+import Synchronization
 
 /// App Store Server Notifications V2: refunds, renewals and revocations land on every
 /// account holding the purchase without any device online. Processed once per
@@ -57,9 +59,29 @@ struct NotificationService: Sendable {
     }
 
     /// Counts a processed notification by type and outcome (`storesync_appstore_notifications_total`).
-    private static func count(_ type: String, _ outcome: Outcome) {
-        Counter(label: "storesync_appstore_notifications_total", dimensions: [("type", type), ("outcome", outcome.rawValue)])
-            .increment()
+    private static func count(_ type: NotificationType, _ outcome: Outcome) {
+        Counter(
+            label: "storesync_appstore_notifications_total", dimensions: [("type", typeLabel(type)), ("outcome", outcome.rawValue)]
+        ).increment()
+    }
+
+    /// The most distinct `type` labels the counter takes beyond the documented types.
+    static let undocumentedTypeLabelLimit = 32
+    private static let undocumentedTypeLabels = Mutex<Set<String>>([])
+
+    /// A notification's `type` label: Apple's spelling for every documented type; for others,
+    /// their spelling until ``undocumentedTypeLabelLimit`` distinct ones were seen, then `other`.
+    /// Types Apple adds later are counted by name, while a flood of invented ones (possible only
+    /// under `STORESYNC_ALLOW_UNVERIFIED`, never in Production) cannot grow `/metrics` without
+    /// bound, nor push a documented type into `other`.
+    static func typeLabel(_ type: NotificationType) -> String {
+        if NotificationType.documented.contains(type) { return type.rawValue }
+        return undocumentedTypeLabels.withLock { seen in
+            if seen.contains(type.rawValue) { return type.rawValue }
+            guard seen.count < undocumentedTypeLabelLimit else { return "other" }
+            seen.insert(type.rawValue)
+            return type.rawValue
+        }
     }
 
     /// Records when a notification that took effect was signed against now (``lagLabel``) and
@@ -88,7 +110,7 @@ struct NotificationService: Sendable {
         if let chain { metadata["appstore.original_transaction_id"] = "\(chain)" }
         if let environment = record?.environment ?? renewal?.environment, let refusal = environments.refusal(of: environment) {
             logger.info("notification \(Outcome.refused.rawValue): \(refusal)", metadata: metadata)
-            Self.count(payload.notificationType.rawValue, .refused)
+            Self.count(payload.notificationType, .refused)
             return .refused
         }
 
@@ -106,7 +128,7 @@ struct NotificationService: Sendable {
             return (applied.isUnclaimed ? Outcome.unclaimed : .processed, applied.changedAccounts)
         }
         snapshots.invalidate(changed)
-        Self.count(payload.notificationType.rawValue, outcome)
+        Self.count(payload.notificationType, outcome)
         if outcome != .duplicate { recordTakingEffect(signedAt: payload.signedDate) }
         if payload.notificationType == .test, outcome != .duplicate {
             logger.notice("App Store test notification received", metadata: metadata)
