@@ -9,37 +9,35 @@ import Testing
 /// child of its own: in the test process every server shares one metrics registry.
 @Suite struct ChangeFeedGaugeTests {
     @Test func theGaugeFollowsTheListenerThroughAnOutage() async throws {
-        let (cluster, database) = try await TestCluster.dedicated(named: "feed-gauge")
-        let directory = try StoreSyncBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await ServerProcess.start(
-            executable: StoreSyncBinary.url, port: try FreePort.find(),
-            settings: [
-                "STORESYNC_BUNDLE_ID": "com.example.storesync", "STORESYNC_ENVIRONMENT": "Sandbox",
-                "DATABASE_URL": TestCluster.url(of: database), "LOG_LEVEL": "notice",
-            ],
-            logFile: directory.appendingPathComponent("serve.log"))
-        func live() async throws -> Double? {
-            let page = MetricsSamples(try await server.send("GET", "/metrics").body)
-            guard page.text.contains("\nstoresync_change_feed_live ") else { return nil }
-            return page.value("storesync_change_feed_live")
-        }
-        do {
-            let listening = try await eventually(within: .seconds(30)) { try await live() == 1 }
-            #expect(listening, "live once the listener is connected")
-            try await cluster.stop(mode: .fast)
-            let lost = try await eventually(within: .seconds(30)) { try await live() == 0 }
-            #expect(lost, "0 while PostgreSQL is down: \(server.logTail())")
-            try await cluster.start()
-            let back = try await eventually { try await live() == 1 }
-            #expect(back, "1 again once the listener reconnects: \(server.logTail())")
-        } catch {
+        try await TestCluster.withDedicated(named: "feed-gauge") { cluster, database in
+            let directory = try StoreSyncBinary.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let server = try await ServerProcess.start(
+                executable: StoreSyncBinary.url, port: try FreePort.find(),
+                settings: [
+                    "STORESYNC_BUNDLE_ID": "com.example.storesync", "STORESYNC_ENVIRONMENT": "Sandbox",
+                    "DATABASE_URL": TestCluster.url(of: database), "LOG_LEVEL": "notice",
+                ],
+                logFile: directory.appendingPathComponent("serve.log"))
+            func live() async throws -> Double? {
+                let page = MetricsSamples(try await server.send("GET", "/metrics").body)
+                guard page.text.contains("\nstoresync_change_feed_live ") else { return nil }
+                return page.value("storesync_change_feed_live")
+            }
+            do {
+                let listening = try await eventually(within: .seconds(30)) { try await live() == 1 }
+                #expect(listening, "live once the listener is connected")
+                try await cluster.stop(mode: .fast)
+                let lost = try await eventually(within: .seconds(30)) { try await live() == 0 }
+                #expect(lost, "0 while PostgreSQL is down: \(server.logTail())")
+                try await cluster.start()
+                let back = try await eventually { try await live() == 1 }
+                #expect(back, "1 again once the listener reconnects: \(server.logTail())")
+            } catch {
+                await server.stop()
+                throw error
+            }
             await server.stop()
-            try? await cluster.stop()
-            throw error
         }
-        await server.stop()
-        try? await cluster.stop()
-        try? FileManager.default.removeItem(at: cluster.directory)
     }
 }
