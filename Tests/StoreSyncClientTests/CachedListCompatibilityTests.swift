@@ -80,3 +80,28 @@ import Testing
         }
     }
 }
+
+extension CachedListCompatibilityTests {
+    /// A newer version on another device writes its element back at each change: what is kept
+    /// aside is bounded (the newest texts), and another version's quarantine is never replaced.
+    @Test func whatIsKeptAsideIsBoundedAndAnotherVersionsQuarantineIsLeftAlone() async throws {
+        try await withLiveServer { server in
+            let device = TestDevice(server: server)
+            let key = CachePartition.anonymous.key(.flags)
+            var written: [Data] = []
+            for round in 0..<(StoreSyncClient.quarantinedTextsPerItem + 4) {
+                let flags = Data(#"["com.example.a",{"productId":"com.example.b","round":\#(round)}]"#.utf8)
+                written.append(flags)
+                try device.store.set(flags, forKey: key)
+                #expect(await device.client.pendingLegacyFlags == ["com.example.a"])
+            }
+            #expect(await device.client.quarantined(in: .anonymous) == [.flags: Array(written.suffix(StoreSyncClient.quarantinedTextsPerItem))])
+
+            let foreign = Data(#"{"format":3}"#.utf8)
+            try device.store.set(foreign, forKey: CachePartition.anonymous.key(.unreadable))
+            try device.store.set(Data(#"[{"productId":"com.example.c"}]"#.utf8), forKey: key)
+            #expect(await device.client.pendingLegacyFlags.isEmpty)
+            #expect(try device.store.data(forKey: CachePartition.anonymous.key(.unreadable)) == foreign)
+        }
+    }
+}

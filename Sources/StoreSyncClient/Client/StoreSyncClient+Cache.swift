@@ -85,19 +85,29 @@ extension StoreSyncClient {
     /// later write of the item reaches them, and reports them: so a later version or a support
     /// request can still read them, and a cache shared with another device (iCloud) does not
     /// lose them there. One key per partition, because a key of its own per item would pass
-    /// the 64 bytes every store must accept.
+    /// the 64 bytes every store must accept. The newest ``quarantinedTextsPerItem`` texts of
+    /// an item are kept: a device of a newer version writes its element back at each change,
+    /// and each of those texts would otherwise add to a store iCloud caps at 1 MB. A quarantine
+    /// this version cannot read (another version's layout) is left as it is.
     func quarantine(_ bytes: Data, of item: CacheItem, in partition: CachePartition, problem: String) {
         let key = partition.key(item)
         let quarantineKey = partition.key(.unreadable)
-        var kept = readBytes(quarantineKey).flatMap { try? Self.decoder.decode([String: [Data]].self, from: $0) } ?? [:]
-        var keptForItem = kept[item.rawValue] ?? []
-        if !keptForItem.contains(bytes) {
-            keptForItem.append(bytes)
-            kept[item.rawValue] = keptForItem
-            if let encoded = try? Self.encoder.encode(kept) { try? cache.set(encoded, forKey: quarantineKey) }
+        let existing = readBytes(quarantineKey)
+        let decoded = existing.map { try? Self.decoder.decode([String: [Data]].self, from: $0) }
+        if let kept = decoded ?? [:] {
+            var kept = kept
+            var keptForItem = kept[item.rawValue] ?? []
+            if !keptForItem.contains(bytes) {
+                keptForItem = Array((keptForItem + [bytes]).suffix(Self.quarantinedTextsPerItem))
+                kept[item.rawValue] = keptForItem
+                if let encoded = try? Self.encoder.encode(kept) { try? cache.set(encoded, forKey: quarantineKey) }
+            }
         }
         integrityIssues.note(CacheIntegrityIssue(key: key, problem: "\(problem); kept in \(quarantineKey)", detectedAt: now()))
     }
+
+    /// How many distinct unreadable texts of one item are kept.
+    static let quarantinedTextsPerItem = 8
 
     /// What a partition keeps of its items' unreadable bytes, by item: each distinct text a
     /// list item held when an element of it could not be read.
