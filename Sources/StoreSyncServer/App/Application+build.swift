@@ -75,7 +75,7 @@ public func buildApplication(
     let topology = try configuration.database.topology(primary: database)
     let pool = ConnectionPool(
         configuration: topology.primary.withServerSessionSettings(configuration), size: configuration.databasePoolSize,
-        logger: logger)
+        checkoutTimeout: configuration.databasePoolCheckoutTimeout, logger: logger)
     let schema = try SchemaLocation.resolve(configured: configuration.schemaDirectory)
     let feed = try ChangeFeed(topology: topology, pool: pool, configuration: configuration, logger: logger)
     let standby = StandbyReads.services(topology: topology, primary: pool, configuration: configuration, logger: logger)

@@ -78,6 +78,10 @@ public struct ServerConfiguration: Sendable {
     public var databaseStatementTimeoutSeconds = 30
     /// Seconds a statement of the server may wait for a lock; 0: no limit.
     public var databaseLockTimeoutSeconds = 10
+    /// How long a request waits for a connection of the primary's pool before it is answered
+    /// 503. Not a setting: tests that pile requests on one account lengthen it (with
+    /// ``databaseLockTimeoutSeconds``) when what they check is the outcome, not the bound.
+    public var databasePoolCheckoutTimeout: Duration = .seconds(10)
     public var logLevel: Logger.Level = .info
     /// The App Store Server API key; `nil`: the routes and jobs that need the API are off.
     public var appStoreAPIKey: AppStoreAPIKeySettings?
