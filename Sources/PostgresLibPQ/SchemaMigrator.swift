@@ -169,14 +169,7 @@ public struct SchemaMigrator: Sendable {
     /// - Throws: ``SchemaMigrationError`` for unreadable files, ``PostgresError``.
     public func migrationsThisBuildCannotRunOn(_ pool: ConnectionPool) async throws -> [String] {
         let known = Set(try migrations().map(\.name))
-        let rows = try await pool.withConnection { connection in
-            try await connection.query("SELECT name, older_binaries_compatible FROM schema_migrations")
-        }
-        var recorded: [String: Bool?] = [:]
-        for row in rows {
-            let (name, compatible) = try row.decode((String, Bool?).self)
-            recorded[name] = compatible
-        }
+        let recorded = try await pool.withConnection { try await recordedCompatibility(on: $0) }
         return Self.breaking(recorded: recorded, known: known)
     }
 
@@ -189,25 +182,30 @@ public struct SchemaMigrator: Sendable {
     ///   beyond this one (``SchemaMigrationError/databaseNewerThanBinary(names:)``), ``PostgresError``.
     public func unapplied(_ pool: ConnectionPool) async throws -> [String] {
         let migrations = try migrations()
-        let recorded = try await pool.withConnection { connection -> [String: Bool?] in
-            guard try await !connection.query("SELECT 1 FROM pg_class WHERE oid = to_regclass('schema_migrations')").isEmpty else {
-                return [:]
-            }
-            let hasCompatibility = try await !connection.query(Self.compatibilityColumnExists).isEmpty
-            let rows = try await connection.query(
-                hasCompatibility
-                    ? "SELECT name, older_binaries_compatible FROM schema_migrations"
-                    : "SELECT name, NULL::boolean FROM schema_migrations")
-            var recorded: [String: Bool?] = [:]
-            for row in rows {
-                let (name, compatible) = try row.decode((String, Bool?).self)
-                recorded[name] = compatible
-            }
-            return recorded
-        }
+        let recorded = try await pool.withConnection { try await recordedCompatibility(on: $0) }
         let breaking = Self.breaking(recorded: recorded, known: Set(migrations.map(\.name)))
         guard breaking.isEmpty else { throw SchemaMigrationError.databaseNewerThanBinary(names: breaking) }
         return migrations.map(\.name).filter { recorded[$0] == nil }
+    }
+
+    /// What `schema_migrations` records, by name: each applied migration's compatibility with
+    /// older builds (`nil` when applied before the mark existed). Read only: a database never
+    /// migrated (no table) or migrated before the mark (no column) reads as such, unchanged.
+    private func recordedCompatibility(on connection: PostgresConnection) async throws -> [String: Bool?] {
+        guard try await !connection.query("SELECT 1 FROM pg_class WHERE oid = to_regclass('schema_migrations')").isEmpty else {
+            return [:]
+        }
+        let hasCompatibility = try await !connection.query(Self.compatibilityColumnExists).isEmpty
+        let rows = try await connection.query(
+            hasCompatibility
+                ? "SELECT name, older_binaries_compatible FROM schema_migrations"
+                : "SELECT name, NULL::boolean FROM schema_migrations")
+        var recorded: [String: Bool?] = [:]
+        for row in rows {
+            let (name, compatible) = try row.decode((String, Bool?).self)
+            recorded[name] = compatible
+        }
+        return recorded
     }
 
     /// The one rule both ``migrate(_:)`` and ``migrationsThisBuildCannotRunOn(_:)`` apply: the

@@ -92,10 +92,9 @@ extension StoreSyncClient {
     func quarantine(_ bytes: Data, of item: CacheItem, in partition: CachePartition, problem: String) {
         let key = partition.key(item)
         let quarantineKey = partition.key(.unreadable)
-        let existing = readBytes(quarantineKey)
-        let decoded = existing.map { try? Self.decoder.decode([String: [Data]].self, from: $0) }
-        if let kept = decoded ?? [:] {
-            var kept = kept
+        // Nothing kept yet reads as empty; kept in a layout this version cannot read, as nil.
+        let readable: [String: [Data]]? = readBytes(quarantineKey).map { try? Self.decoder.decode([String: [Data]].self, from: $0) } ?? [:]
+        if var kept = readable {
             var keptForItem = kept[item.rawValue] ?? []
             if !keptForItem.contains(bytes) {
                 keptForItem = Array((keptForItem + [bytes]).suffix(Self.quarantinedTextsPerItem))

@@ -14,8 +14,7 @@ struct StandbyMetricsService: Service {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 if let freshAsOf = monitor.freshAsOf {
-                    let behind = ContinuousClock.now - freshAsOf
-                    lag.record(Double(behind.components.seconds) + Double(behind.components.attoseconds) / 1e18)
+                    lag.record((ContinuousClock.now - freshAsOf) / .seconds(1))
                 } else {
                     lag.record(-1)
                 }
