@@ -90,6 +90,7 @@ extension LibPQConnection {
             readToEndOfStatement(handle)
         }
         var rows: PostgresRows?
+        var closingRan = false
         do {
             rows = try consumeInPipeline(PQgetResult(handle.pointer), handle: handle, sql: query.sql)
         } catch {
@@ -101,6 +102,7 @@ extension LibPQConnection {
                 // Left `unanswered` when the connection fails before its answer is read.
                 if let ended = try consumeInPipeline(PQgetResult(handle.pointer), handle: handle, sql: closingStatement.sql) {
                     closing = .ran(commandTag: ended.commandTag)
+                    closingRan = true
                 } else if !handle.isBroken {
                     // PostgreSQL answered the statement with an error and skipped the rest. On a
                     // broken connection libpq marks it skipped itself, knowing nothing: the server
@@ -115,7 +117,12 @@ extension LibPQConnection {
             }
             readToEndOfStatement(handle)
         }
-        if let ended = endPipeline(handle), failure == nil { failure = ended }
+        if let ended = endPipeline(handle, sql: query.sql), failure == nil, !closingRan {
+            // A connection that fails after COMMIT (or ROLLBACK) was answered fails only
+            // itself: the transaction's outcome is known, the rows are read, and the connection
+            // is already discarded. PostgreSQL shutting down sends its FATAL just there.
+            failure = ended
+        }
         if let failure { throw failure }
         guard let rows else {
             throw PostgresError.client(.unexpectedResponse, "the statement was skipped without an error before it", query: query.sql)
@@ -157,16 +164,30 @@ extension LibPQConnection {
     ///
     /// - Returns: `nil` when the connection is ready for its next statement; otherwise the error
     ///   that says it is not, after discarding the connection, so that the transaction fails
-    ///   instead of going on where its place in the protocol is unknown.
-    private func endPipeline(_ handle: LibPQHandle) -> (any Error)? {
+    ///   instead of going on where its place in the protocol is unknown. An error PostgreSQL
+    ///   sent in the Sync's place is that error: a FATAL of the server shutting down (57P01)
+    ///   arrives there when it ends the session between statements, and is a connection
+    ///   error like any other, not a protocol surprise.
+    private func endPipeline(_ handle: LibPQHandle, sql: String) -> (any Error)? {
+        var error: PostgresError?
         if !handle.isBroken, let sync = PQgetResult(handle.pointer) {
-            let status = PQresultStatus(sync)
-            PQclear(sync)
-            if status == PGRES_PIPELINE_SYNC, PQexitPipelineMode(handle.pointer) == 1 { return nil }
+            switch PQresultStatus(sync) {
+            case PGRES_PIPELINE_SYNC:
+                PQclear(sync)
+                if PQexitPipelineMode(handle.pointer) == 1 { return nil }
+            case PGRES_FATAL_ERROR:
+                var sent = LibPQResult.error(from: sync, query: sql)
+                PQclear(sync)
+                // No SQLSTATE: libpq's own report of a connection it lost.
+                if sent.code == .unexpectedResponse { sent.code = .connectionLost }
+                error = sent
+            default:
+                PQclear(sync)
+            }
         }
-        let error = PostgresError.client(
+        let ended = error ?? PostgresError.client(
             handle.isBroken ? .connectionLost : .unexpectedResponse, "the pipeline did not end as sent: \(handle.errorMessage)")
         discardHandle()
-        return error
+        return ended
     }
 }

@@ -199,4 +199,68 @@ import Testing
             #expect(try await count(pool, "SELECT count(*) FROM kept") == 0, "PostgreSQL ended before the commit")
         }
     }
+
+    /// A shutdown that ends the session after COMMIT was answered, in place of the pipeline's
+    /// Sync (seen under `pg_ctl stop -m fast`): the transaction committed and its caller was
+    /// answered, so the caller is told so; only the connection is lost, and replaced.
+    @Test func aSessionEndedAfterCommitWasAnsweredKeepsTheCommitAndAnswersIt() async throws {
+        try await TestCluster.withPool(size: 1) { direct in
+            try await makeTable(direct)
+            let proxy = try SessionEndingProxy(upstream: direct.configuration)
+            defer { proxy.stop() }
+            let pool = ConnectionPool(configuration: proxy.configuration, size: 1, logger: TestCluster.logger)
+            let attempts = AttemptCounter()
+            proxy.endSession(after: Self.commandComplete("COMMIT"))
+            let returned = try await pool.withRetryingTransaction { connection in
+                _ = await attempts.next()
+                try await connection.execute("INSERT INTO kept VALUES (\(Int32(1)))")
+                return try await connection.queryEndingTransaction("INSERT INTO kept VALUES (\(Int32(2))) RETURNING entry")
+                    .first?.decode(Int32.self)
+            }
+            #expect(proxy.hasFired)
+            #expect(returned == 2)
+            #expect(await attempts.count == 1)
+            #expect(try await count(direct, "SELECT count(*) FROM kept") == 2)
+            #expect(try await count(pool, "SELECT count(*) FROM kept") == 2, "the lost connection is replaced")
+            await pool.shutdown()
+        }
+    }
+
+    /// A session ended between a transaction's statements, in place of the pipeline's Sync:
+    /// PostgreSQL's FATAL (57P01) is a connection error, nothing was committed, and the
+    /// transaction runs again on a fresh connection.
+    @Test func aSessionEndedBeforeCommitIsAConnectionErrorAndTheTransactionRunsAgain() async throws {
+        try await TestCluster.withPool(size: 1) { direct in
+            try await makeTable(direct)
+            let proxy = try SessionEndingProxy(upstream: direct.configuration)
+            defer { proxy.stop() }
+            let pool = ConnectionPool(configuration: proxy.configuration, size: 1, logger: TestCluster.logger)
+            // The first statement travels with BEGIN; the session ends after its answer.
+            proxy.endSession(after: Self.commandComplete("INSERT"))
+            let error = try await #require(throws: PostgresError.self) {
+                try await pool.withTransaction { connection in
+                    try await connection.execute("INSERT INTO kept VALUES (\(Int32(1)))")
+                    _ = try await connection.queryEndingTransaction("SELECT 1")
+                }
+            }
+            #expect(error.code == .adminShutdown && error.isConnectionError)
+
+            let attempts = AttemptCounter()
+            proxy.endSession(after: Self.commandComplete("INSERT"))
+            try await pool.withRetryingTransaction { connection in
+                let attempt = await attempts.next()
+                try await connection.execute("INSERT INTO kept VALUES (\(Int32(attempt)))")
+                _ = try await connection.queryEndingTransaction("SELECT 1")
+            }
+            #expect(await attempts.count == 2)
+            #expect(try await count(direct, "SELECT count(*) FROM kept") == 1)
+            #expect(try await count(direct, "SELECT count(*) FROM kept WHERE entry = 2") == 1, "the first attempt kept nothing")
+            await pool.shutdown()
+        }
+    }
+
+    /// A trigger for ``SessionEndingProxy``: the server's CommandComplete whose tag starts with `tag`.
+    private static func commandComplete(_ tag: String) -> SessionEndingProxy.Trigger {
+        { type, body in type == UInt8(ascii: "C") && body.starts(with: Array(tag.utf8)) }
+    }
 }

@@ -1,0 +1,213 @@
+import Foundation
+import PostgresLibPQ
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Unix-socket proxy in front of a test cluster that can end a session the way PostgreSQL
+/// does when it shuts down: right after a chosen message from the server it sends FATAL 57P01
+/// (`terminating connection due to administrator command`) and closes the connection.
+///
+/// A real shutdown chooses the moment itself (whichever message the backend was about to send
+/// when the signal came); the proxy picks it, so a test can put the FATAL exactly where a
+/// shutdown once put it, e.g. between COMMIT's answer and the pipeline's Sync.
+final class SessionEndingProxy: Sendable {
+    /// Decides, for each message the server sends (its type byte and body), whether the session
+    /// ends right after it.
+    typealias Trigger = @Sendable (_ type: UInt8, _ body: [UInt8]) -> Bool
+
+    /// Connects through the proxy: the upstream configuration with the proxy's socket directory.
+    let configuration: PostgresConfiguration
+    private let directory: URL
+    private let listener: Int32
+    private let armed = ArmedTrigger()
+
+    /// Listens beside `upstream`, a configuration whose host is a socket directory.
+    init(upstream: PostgresConfiguration) throws {
+        guard let upstreamDirectory = upstream.host, upstreamDirectory.hasPrefix("/") else {
+            throw ProxyError("the upstream must be reached through a Unix socket")
+        }
+        directory = URL(fileURLWithPath: "/tmp/pgproxy-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        listener = try Self.listen(at: "\(directory.path)/.s.PGSQL.\(upstream.port)")
+        var configuration = upstream
+        configuration.host = directory.path
+        self.configuration = configuration
+        let upstreamPath = "\(upstreamDirectory)/.s.PGSQL.\(upstream.port)"
+        let thread = Thread { [listener, armed] in Self.accept(on: listener, upstream: upstreamPath, armed: armed) }
+        thread.start()
+    }
+
+    /// Ends the next session that sends a message `trigger` picks, once.
+    func endSession(after trigger: @escaping Trigger) {
+        armed.arm(trigger)
+    }
+
+    /// Whether the armed trigger has fired.
+    var hasFired: Bool { armed.hasFired }
+
+    /// Stops accepting; sessions already open run on until their ends close them.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func listen(at path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ProxyError("socket failed") }
+        var address = sockaddr_un.at(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, Glibc.listen(descriptor, 16) == 0 else {
+            close(descriptor)
+            throw ProxyError("could not listen at \(path)")
+        }
+        return descriptor
+    }
+
+    private static func accept(on listener: Int32, upstream: String, armed: ArmedTrigger) {
+        while true {
+            let client = Glibc.accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un.at(upstream)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard connected == 0 else {
+                close(client)
+                close(server)
+                continue
+            }
+            let pair = SocketPair(client: client, server: server)
+            Thread { pair.copyClientToServer() }.start()
+            Thread { pair.relayServerMessages(armed: armed) }.start()
+        }
+    }
+}
+
+/// One session's two sockets and the two threads copying between them: the first thread to
+/// stop shuts both sockets down, which stops the other; the last closes them (closed earlier,
+/// a descriptor number could be reused while the other thread still writes to it).
+private final class SocketPair: Sendable {
+    let client: Int32
+    let server: Int32
+    private let running = Mutex(2)
+
+    init(client: Int32, server: Int32) {
+        self.client = client
+        self.server = server
+    }
+
+    func copyClientToServer() {
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(client, $0.baseAddress, $0.count) }
+            guard count > 0, send(Array(buffer[..<count]), to: server) else { break }
+        }
+        stopped()
+    }
+
+    /// Forwards the server's messages one by one, ending the session after the one the armed
+    /// trigger picks.
+    func relayServerMessages(armed: ArmedTrigger) {
+        while let header = receive(exactly: 5, from: server) {
+            let length = Int(header[1]) << 24 | Int(header[2]) << 16 | Int(header[3]) << 8 | Int(header[4])
+            guard length >= 4, let body = receive(exactly: length - 4, from: server),
+                send(header + body, to: client)
+            else { break }
+            if armed.fires(after: header[0], body) {
+                _ = send(Self.adminShutdown, to: client)
+                break
+            }
+        }
+        stopped()
+    }
+
+    /// The ErrorResponse a backend sends when `pg_ctl stop -m fast` ends its session.
+    static let adminShutdown: [UInt8] = {
+        var fields: [UInt8] = []
+        for (code, value) in [("S", "FATAL"), ("V", "FATAL"), ("C", "57P01"),
+                              ("M", "terminating connection due to administrator command")] {
+            fields += Array(code.utf8) + Array(value.utf8) + [0]
+        }
+        fields.append(0)
+        let length = UInt32(fields.count + 4)
+        return [UInt8(ascii: "E")] + withUnsafeBytes(of: length.bigEndian, Array.init) + fields
+    }()
+
+    private func receive(exactly count: Int, from descriptor: Int32) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, count - filled) }
+            guard got > 0 else { return nil }
+            filled += got
+        }
+        return bytes
+    }
+
+    private func send(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let wrote = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + sent, bytes.count - sent) }
+            guard wrote > 0 else { return false }
+            sent += wrote
+        }
+        return true
+    }
+
+    private func stopped() {
+        shutdown(client, Int32(SHUT_RDWR))
+        shutdown(server, Int32(SHUT_RDWR))
+        let last = running.withLock { count in
+            count -= 1
+            return count == 0
+        }
+        guard last else { return }
+        close(client)
+        close(server)
+    }
+}
+
+/// The trigger armed for the next session end, taken by the message that fires it.
+private final class ArmedTrigger: Sendable {
+    private let trigger = Mutex<SessionEndingProxy.Trigger?>(nil)
+
+    func arm(_ new: @escaping SessionEndingProxy.Trigger) {
+        trigger.withLock { $0 = new }
+    }
+
+    var hasFired: Bool { trigger.withLock { $0 == nil } }
+
+    /// Whether the session ends after this message; disarms when it does.
+    func fires(after type: UInt8, _ body: [UInt8]) -> Bool {
+        trigger.withLock { armed in
+            guard let current = armed, current(type, body) else { return false }
+            armed = nil
+            return true
+        }
+    }
+}
+
+private extension sockaddr_un {
+    /// The address of the socket file at `path` (at most 107 bytes).
+    static func at(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { destination in
+            let bytes = Array(path.utf8.prefix(destination.count - 1))
+            destination.copyBytes(from: bytes)
+        }
+        return address
+    }
+}
+
+struct ProxyError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
