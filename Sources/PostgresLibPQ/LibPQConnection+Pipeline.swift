@@ -103,7 +103,7 @@ extension LibPQConnection {
                 if let ended = try consumeInPipeline(PQgetResult(handle.pointer), handle: handle, sql: closingStatement.sql) {
                     closing = .ran(commandTag: ended.commandTag)
                     closingRan = true
-                } else if !handle.isBroken {
+                } else if !handle.isBroken, Self.provesSkipped(failure) {
                     // PostgreSQL answered the statement with an error and skipped the rest. On a
                     // broken connection libpq marks it skipped itself, knowing nothing: the server
                     // may have run the statement and COMMIT and died before sending their answers.
@@ -128,6 +128,17 @@ extension LibPQConnection {
             throw PostgresError.client(.unexpectedResponse, "the statement was skipped without an error before it", query: query.sql)
         }
         return rows
+    }
+
+    /// Whether `failure`, the error ahead of a closing statement libpq reports as skipped,
+    /// proves PostgreSQL skipped it. libpq marks everything after an error skipped without
+    /// hearing from the server. PostgreSQL's own errors prove it: after one it skips to the
+    /// Sync, after a FATAL of its own it exits. An error of class 08 does not: a pooler or proxy
+    /// in between sends one when it loses its server connection (PgBouncer's 08P01), and the
+    /// COMMIT it had already passed on may have run. Neither does libpq's own report.
+    static func provesSkipped(_ failure: (any Error)?) -> Bool {
+        guard let error = failure as? PostgresError else { return false }
+        return !error.code.raw.hasPrefix("08") && !error.code.raw.hasPrefix("SS")
     }
 
     private func dispatch(_ lead: PipelineLead, handle: LibPQHandle) -> Bool {

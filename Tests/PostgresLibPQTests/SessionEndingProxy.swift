@@ -6,17 +6,48 @@ import Synchronization
 import Glibc
 #endif
 
-/// A Unix-socket proxy in front of a test cluster that can end a session the way PostgreSQL
-/// does when it shuts down: right after a chosen message from the server it sends FATAL 57P01
-/// (`terminating connection due to administrator command`) and closes the connection.
+/// A Unix-socket proxy in front of a test cluster that ends a session right after a chosen
+/// message from the server: with PostgreSQL's FATAL of a shutdown, with the error a pooler in
+/// between sends when it loses its server, or with nothing, and closes the connection.
 ///
 /// A real shutdown chooses the moment itself (whichever message the backend was about to send
 /// when the signal came); the proxy picks it, so a test can put the FATAL exactly where a
-/// shutdown once put it, e.g. between COMMIT's answer and the pipeline's Sync.
+/// shutdown once put it, e.g. between COMMIT's answer and the pipeline's Sync. The backend goes
+/// on with whatever the client had already sent it, as it does behind a pooler that lost it.
 final class SessionEndingProxy: Sendable {
     /// Decides, for each message the server sends (its type byte and body), whether the session
     /// ends right after it.
     typealias Trigger = @Sendable (_ type: UInt8, _ body: [UInt8]) -> Bool
+
+    /// What the client reads last.
+    enum Ending: Sendable {
+        /// FATAL 57P01, `terminating connection due to administrator command`: what a backend
+        /// sends as `pg_ctl stop -m fast` or `pg_terminate_backend` ends it. Realistic only where
+        /// the backend had nothing left to run, for it exits after sending it.
+        case adminShutdown
+        /// FATAL 08P01, what PgBouncer sends its client when its server connection broke.
+        case poolerLostServer
+        /// The connection closes with no message.
+        case drop
+
+        var bytes: [UInt8] {
+            switch self {
+            case .adminShutdown: Self.fatal(code: "57P01", "terminating connection due to administrator command")
+            case .poolerLostServer: Self.fatal(code: "08P01", "server conn crashed?")
+            case .drop: []
+            }
+        }
+
+        private static func fatal(code: String, _ message: String) -> [UInt8] {
+            var fields: [UInt8] = []
+            for (field, value) in [("S", "FATAL"), ("V", "FATAL"), ("C", code), ("M", message)] {
+                fields += Array(field.utf8) + Array(value.utf8) + [0]
+            }
+            fields.append(0)
+            let length = UInt32(fields.count + 4)
+            return [UInt8(ascii: "E")] + withUnsafeBytes(of: length.bigEndian, Array.init) + fields
+        }
+    }
 
     /// Connects through the proxy: the upstream configuration with the proxy's socket directory.
     let configuration: PostgresConfiguration
@@ -40,9 +71,9 @@ final class SessionEndingProxy: Sendable {
         thread.start()
     }
 
-    /// Ends the next session that sends a message `trigger` picks, once.
-    func endSession(after trigger: @escaping Trigger) {
-        armed.arm(trigger)
+    /// Ends the next session that sends a message `trigger` picks, once, with `ending`.
+    func endSession(after trigger: @escaping Trigger, with ending: Ending = .adminShutdown) {
+        armed.arm(trigger, ending: ending)
     }
 
     /// Whether the armed trigger has fired.
@@ -120,25 +151,13 @@ private final class SocketPair: Sendable {
             guard length >= 4, let body = receive(exactly: length - 4, from: server),
                 send(header + body, to: client)
             else { break }
-            if armed.fires(after: header[0], body) {
-                _ = send(Self.adminShutdown, to: client)
+            if let ending = armed.ending(after: header[0], body) {
+                _ = send(ending.bytes, to: client)
                 break
             }
         }
         stopped()
     }
-
-    /// The ErrorResponse a backend sends when `pg_ctl stop -m fast` ends its session.
-    static let adminShutdown: [UInt8] = {
-        var fields: [UInt8] = []
-        for (code, value) in [("S", "FATAL"), ("V", "FATAL"), ("C", "57P01"),
-                              ("M", "terminating connection due to administrator command")] {
-            fields += Array(code.utf8) + Array(value.utf8) + [0]
-        }
-        fields.append(0)
-        let length = UInt32(fields.count + 4)
-        return [UInt8(ascii: "E")] + withUnsafeBytes(of: length.bigEndian, Array.init) + fields
-    }()
 
     private func receive(exactly count: Int, from descriptor: Int32) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -176,20 +195,20 @@ private final class SocketPair: Sendable {
 
 /// The trigger armed for the next session end, taken by the message that fires it.
 private final class ArmedTrigger: Sendable {
-    private let trigger = Mutex<SessionEndingProxy.Trigger?>(nil)
+    private let armed = Mutex<(trigger: SessionEndingProxy.Trigger, ending: SessionEndingProxy.Ending)?>(nil)
 
-    func arm(_ new: @escaping SessionEndingProxy.Trigger) {
-        trigger.withLock { $0 = new }
+    func arm(_ trigger: @escaping SessionEndingProxy.Trigger, ending: SessionEndingProxy.Ending) {
+        armed.withLock { $0 = (trigger, ending) }
     }
 
-    var hasFired: Bool { trigger.withLock { $0 == nil } }
+    var hasFired: Bool { armed.withLock { $0 == nil } }
 
-    /// Whether the session ends after this message; disarms when it does.
-    func fires(after type: UInt8, _ body: [UInt8]) -> Bool {
-        trigger.withLock { armed in
-            guard let current = armed, current(type, body) else { return false }
+    /// How the session ends after this message, if it does; disarms when it does.
+    func ending(after type: UInt8, _ body: [UInt8]) -> SessionEndingProxy.Ending? {
+        armed.withLock { armed in
+            guard let current = armed, current.trigger(type, body) else { return nil }
             armed = nil
-            return true
+            return current.ending
         }
     }
 }
