@@ -54,6 +54,22 @@ import Testing
         }
     }
 
+    @Test(arguments: [SessionEndingProxy.Ending.drop, .poolerLostServer, .adminShutdown])
+    func aBlockingSessionAnswersOrFailsAsAConnectionErrorWhereverItsSessionEnds(ending: SessionEndingProxy.Ending) async throws {
+        try await TestCluster.withPool(size: 1) { direct in
+            try await Self.forEveryEndingPoint(of: direct, ending: ending) { pool, round in
+                let counts = try await pool.withConnection { connection in
+                    try await connection.withBlockingSession { session in
+                        try session.send("SELECT g, \(Int32(round)) FROM generate_series(1, 3) AS g")
+                        let first = try session.receive().count
+                        return [first, try session.query("SELECT 1").count]
+                    }
+                }
+                #expect(counts == [3, 1], "round \(round)")
+            } check: { _, _ in }
+        }
+    }
+
     /// Runs `body` once per ending point through a proxy in front of `direct`'s database, and
     /// `check` after each with whether `body` returned. A `body` that throws must throw a
     /// connection error.
