@@ -1,7 +1,6 @@
 import Foundation
 @testable import PostgresLibPQ
 import PostgresLibPQTesting
-import Synchronization
 import Testing
 
 /// A connection may break after any message PostgreSQL sends: the network, a pooler in between
@@ -83,8 +82,7 @@ import Testing
         let pool = ConnectionPool(configuration: proxy.configuration, size: 1, logger: TestCluster.logger)
         var failures = 0
         for round in 1...maxMessages {
-            let countdown = MessageCountdown(round)
-            proxy.endSession(after: { _, _ in countdown.tick() }, with: ending)
+            proxy.endSession(after: SessionEndingProxy.afterMessages(round), with: ending)
             var succeeded = true
             do {
                 try await body(pool, round)
@@ -120,22 +118,5 @@ import Testing
 
     private static func count(_ pool: ConnectionPool, _ query: PostgresQuery) async throws -> Int {
         try await pool.withConnection { try #require(try await $0.query(query).first).decode(Int.self) }
-    }
-}
-
-/// Counts the server's messages down to the one after which the session ends.
-private final class MessageCountdown: Sendable {
-    private let remaining: Mutex<Int>
-
-    init(_ messages: Int) {
-        remaining = Mutex(messages)
-    }
-
-    /// Whether this message is the last one.
-    func tick() -> Bool {
-        remaining.withLock { count in
-            count -= 1
-            return count == 0
-        }
     }
 }

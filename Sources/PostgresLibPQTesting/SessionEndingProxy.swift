@@ -1,5 +1,5 @@
 import Foundation
-import PostgresLibPQ
+public import PostgresLibPQ
 import Synchronization
 
 #if canImport(Glibc)
@@ -14,13 +14,13 @@ import Glibc
 /// when the signal came); the proxy picks it, so a test can put the FATAL exactly where a
 /// shutdown once put it, e.g. between COMMIT's answer and the pipeline's Sync. The backend goes
 /// on with whatever the client had already sent it, as it does behind a pooler that lost it.
-final class SessionEndingProxy: Sendable {
+public final class SessionEndingProxy: Sendable {
     /// Decides, for each message the server sends (its type byte and body), whether the session
     /// ends right after it.
-    typealias Trigger = @Sendable (_ type: UInt8, _ body: [UInt8]) -> Bool
+    public typealias Trigger = @Sendable (_ type: UInt8, _ body: [UInt8]) -> Bool
 
     /// What the client reads last.
-    enum Ending: Sendable {
+    public enum Ending: Sendable {
         /// FATAL 57P01, `terminating connection due to administrator command`: what a backend
         /// sends as `pg_ctl stop -m fast` or `pg_terminate_backend` ends it. Realistic only where
         /// the backend had nothing left to run, for it exits after sending it.
@@ -50,13 +50,17 @@ final class SessionEndingProxy: Sendable {
     }
 
     /// Connects through the proxy: the upstream configuration with the proxy's socket directory.
-    let configuration: PostgresConfiguration
+    public let configuration: PostgresConfiguration
     private let directory: URL
     private let listener: Int32
     private let armed = ArmedTrigger()
 
     /// Listens beside `upstream`, a configuration whose host is a socket directory.
-    init(upstream: PostgresConfiguration) throws {
+    ///
+    /// - Parameter upstream: The database the proxy passes sessions on to.
+    /// - Throws: ``ProxyError`` when `upstream` is not reached through a Unix socket, or the
+    ///   proxy's socket cannot be made.
+    public init(upstream: PostgresConfiguration) throws {
         guard let upstreamDirectory = upstream.host, upstreamDirectory.hasPrefix("/") else {
             throw ProxyError("the upstream must be reached through a Unix socket")
         }
@@ -72,15 +76,33 @@ final class SessionEndingProxy: Sendable {
     }
 
     /// Ends the next session that sends a message `trigger` picks, once, with `ending`.
-    func endSession(after trigger: @escaping Trigger, with ending: Ending = .adminShutdown) {
+    ///
+    /// - Parameters:
+    ///   - trigger: Called with every message the server sends, in order, until it says yes.
+    ///   - ending: What the client reads after that message.
+    public func endSession(after trigger: @escaping Trigger, with ending: Ending = .adminShutdown) {
         armed.arm(trigger, ending: ending)
     }
 
-    /// Whether the armed trigger has fired.
-    var hasFired: Bool { armed.hasFired }
+    /// Takes back the armed trigger, if it has not fired.
+    public func disarm() {
+        armed.disarm()
+    }
+
+    /// A trigger that picks the `count`-th message from now, on whichever session it comes.
+    ///
+    /// - Parameter count: How many messages pass, this one included; at least 1.
+    /// - Returns: The trigger, for ``endSession(after:with:)``.
+    public static func afterMessages(_ count: Int) -> Trigger {
+        let countdown = MessageCountdown(count)
+        return { _, _ in countdown.tick() }
+    }
+
+    /// Whether no trigger is armed: the last one fired.
+    public var hasFired: Bool { armed.hasFired }
 
     /// Stops accepting; sessions already open run on until their ends close them.
-    func stop() {
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         try? FileManager.default.removeItem(at: directory)
@@ -203,12 +225,33 @@ private final class ArmedTrigger: Sendable {
 
     var hasFired: Bool { armed.withLock { $0 == nil } }
 
+    func disarm() {
+        armed.withLock { $0 = nil }
+    }
+
     /// How the session ends after this message, if it does; disarms when it does.
     func ending(after type: UInt8, _ body: [UInt8]) -> SessionEndingProxy.Ending? {
         armed.withLock { armed in
             guard let current = armed, current.trigger(type, body) else { return nil }
             armed = nil
             return current.ending
+        }
+    }
+}
+
+/// Counts the server's messages down to the one after which the session ends.
+private final class MessageCountdown: Sendable {
+    private let remaining: Mutex<Int>
+
+    init(_ messages: Int) {
+        remaining = Mutex(messages)
+    }
+
+    /// Whether this message is the last one.
+    func tick() -> Bool {
+        remaining.withLock { count in
+            count -= 1
+            return count == 0
         }
     }
 }
@@ -226,7 +269,9 @@ private extension sockaddr_un {
     }
 }
 
-struct ProxyError: Error, CustomStringConvertible {
-    let description: String
+/// Why a ``SessionEndingProxy`` could not start.
+public struct ProxyError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
     init(_ description: String) { self.description = description }
 }
