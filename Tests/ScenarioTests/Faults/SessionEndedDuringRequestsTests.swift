@@ -1,3 +1,4 @@
+import AppStorePayloads
 import Foundation
 import PostgresLibPQ
 import PostgresLibPQTesting
@@ -7,10 +8,11 @@ import StoreSyncServer
 import StoreSyncTesting
 import Testing
 
-/// Wherever a database connection breaks during a device's request (after any message
-/// PostgreSQL sends, on whichever of the server's connections it comes: the request's, the
-/// change feed's), the device is answered as if nothing broke, or 503 problem+json it may
-/// retry; never a 500. Sent again, the request succeeds, and what it writes is written once.
+/// Wherever a database connection breaks during a device's request or Apple's notification
+/// (after any message PostgreSQL sends, on whichever of the server's connections it comes: the
+/// request's, the change feed's), the sender is answered as if nothing broke, or 503
+/// problem+json it may retry; never a 500. Sent again, the request succeeds, and what it
+/// writes is written once.
 ///
 /// The server reaches its database through a ``SessionEndingProxy``. Each round prepares its
 /// own account (so every round's request is the same) and ends a session after the k-th message
@@ -19,7 +21,7 @@ import Testing
 /// lost it, so a 503 may come with the write already made.
 @Suite(.serialized) struct SessionEndedDuringRequestsTests {
     enum Route: String, CaseIterable, Sendable {
-        case signUp, upload, restore, lookup
+        case signUp, upload, restore, lookup, refundNotification
     }
 
     /// One round's request, and what its answer must show.
@@ -106,13 +108,32 @@ import Testing
                 })
         }
         let account = try await server.signUp()
+        if route == .refundNotification {
+            let purchase = TestPurchase.buy(TestCatalog.lifetime, on: server, purchased: server.clock.now().addingTimeInterval(-86_400))
+            _ = try await server.upload(purchase.jws, token: account.token)
+            let refund = purchase.refunded(at: server.clock.now(), on: server)
+            let uuid = UUID()
+            return Round(
+                send: { try await server.postNotification(.refund, uuid: uuid, transaction: refund.record) }, success: 200,
+                alsoWhenSentAgain: [],
+                check: { _ in
+                    let notifications = try await Self.count(
+                        "SELECT count(*) FROM notifications WHERE notification_uuid = \(uuid)", in: direct)
+                    let revoked = try await Self.count(
+                        """
+                        SELECT count(*) FROM transactions
+                        WHERE transaction_id = \(purchase.record.transactionId) AND revocation_date IS NOT NULL
+                        """, in: direct)
+                    #expect(notifications == 1 && revoked == 1, "notification \(uuid): \(notifications) kept, \(revoked) revoked")
+                })
+        }
         let purchase = server.signer.signedPurchase(of: TestCatalog.lifetime, at: server.clock.now())
         let stored = { () async throws -> Int in
             try await Self.count("SELECT count(*) FROM transactions WHERE transaction_id = \(purchase.transactionId)", in: direct)
         }
         let send: () async throws -> TestResponse
         switch route {
-        case .signUp, .upload:
+        case .signUp, .upload, .refundNotification:
             send = {
                 try await server.send(
                     "POST", "/v1/transactions", token: account.token,
