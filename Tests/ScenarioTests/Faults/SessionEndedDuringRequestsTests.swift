@@ -21,7 +21,7 @@ import Testing
 /// lost it, so a 503 may come with the write already made.
 @Suite(.serialized) struct SessionEndedDuringRequestsTests {
     enum Route: String, CaseIterable, Sendable {
-        case signUp, upload, restore, lookup, refundNotification
+        case signUp, signIn, upload, restore, lookup, refundNotification, accountDeletion
     }
 
     /// One round's request, and what its answer must show.
@@ -44,8 +44,11 @@ import Testing
         let database = try await TestDatabase.makeDatabase()
         let proxy = try SessionEndingProxy(upstream: database)
         let direct = ConnectionPool(configuration: database, size: 1, logger: TestCluster.logger)
-        // Every round signs up from the same address.
-        let setup = try await TestSetup.make(database: proxy.configuration) { $0.loginLimits.signUpsPerAddress = 10 * Self.maxRounds }
+        // Every round signs up, and may sign in, from the same address.
+        let setup = try await TestSetup.make(database: proxy.configuration) { configuration in
+            configuration.loginLimits.signUpsPerAddress = 10 * Self.maxRounds
+            configuration.loginLimits.attemptsPerAddress = 10 * Self.maxRounds
+        }
         let server = try await TestServer.start(serving: setup)
         do {
             try await runRounds(route: route, ending: ending, server: server, proxy: proxy, direct: direct)
@@ -108,6 +111,29 @@ import Testing
                 })
         }
         let account = try await server.signUp()
+        switch route {
+        case .signIn:
+            let email = try await Self.email(of: account.accountId, in: direct)
+            return Round(
+                send: { try await server.send("POST", "/v1/sessions", json: Credentials(email: email, password: TestServer.password)) },
+                success: 200, alsoWhenSentAgain: [],
+                check: { answer in
+                    let session = try answer.decode(SessionResponse.self)
+                    #expect(session.accountId == account.accountId)
+                })
+        case .accountDeletion:
+            return Round(
+                send: { try await server.deleteAccount(token: account.token, password: TestServer.password) }, success: 204,
+                // Deleted by the first request: its token went with the account.
+                alsoWhenSentAgain: [401],
+                check: { _ in
+                    let deleted = try await Self.count(
+                        "SELECT count(*) FROM accounts WHERE account_id = \(account.accountId) AND deleted_at IS NOT NULL", in: direct)
+                    #expect(deleted == 1, "account \(account.accountId) deleted")
+                })
+        default:
+            break
+        }
         if route == .refundNotification {
             let purchase = TestPurchase.buy(TestCatalog.lifetime, on: server, purchased: server.clock.now().addingTimeInterval(-86_400))
             _ = try await server.upload(purchase.jws, token: account.token)
@@ -133,7 +159,7 @@ import Testing
         }
         let send: () async throws -> TestResponse
         switch route {
-        case .signUp, .upload, .refundNotification:
+        case .signUp, .signIn, .upload, .refundNotification, .accountDeletion:
             send = {
                 try await server.send(
                     "POST", "/v1/transactions", token: account.token,
@@ -167,6 +193,13 @@ import Testing
             let response = try await round.send()
             guard response.status == 503, ContinuousClock.now < deadline else { return response }
             try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The account's email, read directly, past the proxy.
+    private static func email(of account: UUID, in direct: ConnectionPool) async throws -> String {
+        try await direct.withConnection { connection in
+            try #require(try await connection.query("SELECT email FROM accounts WHERE account_id = \(account)").first).decode(String.self)
         }
     }
 
