@@ -204,11 +204,7 @@ import Testing
     /// Sync (seen under `pg_ctl stop -m fast`): the transaction committed and its caller was
     /// answered, so the caller is told so; only the connection is lost, and replaced.
     @Test func aSessionEndedAfterCommitWasAnsweredKeepsTheCommitAndAnswersIt() async throws {
-        try await TestCluster.withPool(size: 1) { direct in
-            try await makeTable(direct)
-            let proxy = try SessionEndingProxy(upstream: direct.configuration)
-            defer { proxy.stop() }
-            let pool = ConnectionPool(configuration: proxy.configuration, size: 1, logger: TestCluster.logger)
+        try await withProxiedPool { direct, pool, proxy in
             let attempts = AttemptCounter()
             proxy.endSession(after: Self.commandComplete("COMMIT"))
             let returned = try await pool.withRetryingTransaction { connection in
@@ -222,7 +218,6 @@ import Testing
             #expect(await attempts.count == 1)
             #expect(try await count(direct, "SELECT count(*) FROM kept") == 2)
             #expect(try await count(pool, "SELECT count(*) FROM kept") == 2, "the lost connection is replaced")
-            await pool.shutdown()
         }
     }
 
@@ -230,11 +225,7 @@ import Testing
     /// PostgreSQL's FATAL (57P01) is a connection error, nothing was committed, and the
     /// transaction runs again on a fresh connection.
     @Test func aSessionEndedBeforeCommitIsAConnectionErrorAndTheTransactionRunsAgain() async throws {
-        try await TestCluster.withPool(size: 1) { direct in
-            try await makeTable(direct)
-            let proxy = try SessionEndingProxy(upstream: direct.configuration)
-            defer { proxy.stop() }
-            let pool = ConnectionPool(configuration: proxy.configuration, size: 1, logger: TestCluster.logger)
+        try await withProxiedPool { direct, pool, proxy in
             // The first statement travels with BEGIN; the session ends after its answer.
             proxy.endSession(after: Self.commandComplete("INSERT"))
             let error = try await #require(throws: PostgresError.self) {
@@ -255,6 +246,25 @@ import Testing
             #expect(await attempts.count == 2)
             #expect(try await count(direct, "SELECT count(*) FROM kept") == 1)
             #expect(try await count(direct, "SELECT count(*) FROM kept WHERE entry = 2") == 1, "the first attempt kept nothing")
+        }
+    }
+
+    /// Runs `body` with a pool on a fresh database holding `kept` (`direct`), and a pool of one
+    /// connection reaching it through a ``SessionEndingProxy``.
+    private func withProxiedPool(
+        _ body: (_ direct: ConnectionPool, _ proxied: ConnectionPool, _ proxy: SessionEndingProxy) async throws -> Void
+    ) async throws {
+        try await TestCluster.withPool(size: 1) { direct in
+            try await makeTable(direct)
+            let proxy = try SessionEndingProxy(upstream: direct.configuration)
+            defer { proxy.stop() }
+            let pool = ConnectionPool(configuration: proxy.configuration, size: 1, logger: TestCluster.logger)
+            do {
+                try await body(direct, pool, proxy)
+            } catch {
+                await pool.shutdown()
+                throw error
+            }
             await pool.shutdown()
         }
     }
