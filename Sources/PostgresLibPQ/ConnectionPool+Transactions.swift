@@ -44,9 +44,9 @@ extension ConnectionPool {
     /// Also retried: a connection that died before COMMIT was sent (nothing was committed).
     /// Not retried: a connection lost once COMMIT was sent, whose outcome is unknown, also when
     /// a pooler in between reports the loss as an error ahead of COMMIT's answer: PostgreSQL
-    /// may have run the COMMIT it had received. Between
-    /// attempts it waits a few milliseconds, doubling, with jitter. `body` must be safe to run
-    /// again: everything it did in a failed attempt was rolled back.
+    /// may have run the COMMIT it had received. Between attempts it waits a few milliseconds,
+    /// doubling, with jitter. `body` must be safe to run again: everything it did in a failed
+    /// attempt was rolled back.
     ///
     /// - Parameters:
     ///   - isolation: The isolation level; `.serializable` is the usual reason to retry.

@@ -98,7 +98,7 @@ public final class SessionEndingProxy: Sendable {
         return { _, _ in countdown.tick() }
     }
 
-    /// Whether no trigger is armed: the last one fired.
+    /// Whether no trigger is armed: the last one fired, or was taken back.
     public var hasFired: Bool { armed.hasFired }
 
     /// Stops accepting; sessions already open run on until their ends close them.
