@@ -79,20 +79,28 @@ extension LibPQConnection {
         case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_SINGLE_TUPLE:
             return LibPQResult.rows(from: result)
         case PGRES_FATAL_ERROR, PGRES_NONFATAL_ERROR:
-            var error = LibPQResult.error(from: result, query: sql)
-            // No SQLSTATE means libpq wrote the error, not the server: it lost the connection
-            // ("server closed the connection unexpectedly") even where PQstatus still says OK,
-            // as after an immediate shutdown. Either way this connection cannot be trusted again.
-            if handle.isBroken || error.code == .unexpectedResponse {
-                error.code = .connectionLost
-                discardHandle()
-            }
-            throw error
+            throw failure(of: result, handle: handle, sql: sql)
         default:
             // COPY and other streaming states: the connection is mid-protocol and unusable.
             discardHandle()
             throw PostgresError.client(.unexpectedResponse, "unsupported result status (COPY is not supported)", query: sql)
         }
+    }
+}
+
+extension LibPQConnection {
+    /// The error an error result reports; does not free it.
+    ///
+    /// No SQLSTATE means libpq wrote the error, not the server: it lost the connection ("server
+    /// closed the connection unexpectedly") even where PQstatus still says OK, as after an
+    /// immediate shutdown. Either way this connection cannot be trusted again, and is discarded.
+    func failure(of result: OpaquePointer, handle: LibPQHandle, sql: String) -> PostgresError {
+        var error = LibPQResult.error(from: result, query: sql)
+        if handle.isBroken || error.code == .unexpectedResponse {
+            error.code = .connectionLost
+            discardHandle()
+        }
+        return error
     }
 }
 

@@ -136,7 +136,7 @@ extension LibPQConnection {
     /// Sync, after a FATAL of its own it exits. An error of class 08 does not: a pooler or proxy
     /// in between sends one when it loses its server connection (PgBouncer's 08P01), and the
     /// COMMIT it had already passed on may have run. Neither does libpq's own report.
-    static func provesSkipped(_ failure: (any Error)?) -> Bool {
+    private static func provesSkipped(_ failure: (any Error)?) -> Bool {
         guard let error = failure as? PostgresError else { return false }
         return !error.code.raw.hasPrefix("08") && !error.code.raw.hasPrefix("SS")
     }
@@ -182,18 +182,14 @@ extension LibPQConnection {
     private func endPipeline(_ handle: LibPQHandle, sql: String) -> (any Error)? {
         var error: PostgresError?
         if !handle.isBroken, let sync = PQgetResult(handle.pointer) {
+            defer { PQclear(sync) }
             switch PQresultStatus(sync) {
             case PGRES_PIPELINE_SYNC:
-                PQclear(sync)
                 if PQexitPipelineMode(handle.pointer) == 1 { return nil }
             case PGRES_FATAL_ERROR:
-                var sent = LibPQResult.error(from: sync, query: sql)
-                PQclear(sync)
-                // No SQLSTATE: libpq's own report of a connection it lost.
-                if sent.code == .unexpectedResponse { sent.code = .connectionLost }
-                error = sent
+                error = failure(of: sync, handle: handle, sql: sql)
             default:
-                PQclear(sync)
+                break
             }
         }
         let ended = error ?? PostgresError.client(

@@ -84,18 +84,49 @@ public final class SessionEndingProxy: Sendable {
         armed.arm(trigger, ending: ending)
     }
 
-    /// Takes back the armed trigger, if it has not fired.
-    public func disarm() {
-        armed.disarm()
+    /// Runs `body` with the session that receives the `count`-th message from now ended after
+    /// it, with `ending`; disarms afterwards.
+    ///
+    /// - Parameters:
+    ///   - count: How many messages pass, that one included, on whichever sessions they come;
+    ///     at least 1.
+    ///   - ending: What the client reads after that message.
+    ///   - body: The work to break.
+    /// - Returns: What `body` returns, and whether a session was ended (`false` when `body`
+    ///   received fewer messages than `count`).
+    /// - Throws: What `body` throws.
+    public func endingSession<R>(
+        afterMessages count: Int, with ending: Ending, during body: () async throws -> R
+    ) async rethrows -> (result: R, ended: Bool) {
+        let countdown = MessageCountdown(count)
+        armed.arm({ _, _ in countdown.tick() }, ending: ending)
+        defer { armed.disarm() }
+        let result = try await body()
+        return (result, armed.hasFired)
     }
 
-    /// A trigger that picks the `count`-th message from now, on whichever session it comes.
+    /// Runs `body` with a proxy in front of `upstream` and a pool of one connection through it,
+    /// shutting both down afterwards.
     ///
-    /// - Parameter count: How many messages pass, this one included; at least 1.
-    /// - Returns: The trigger, for ``endSession(after:with:)``.
-    public static func afterMessages(_ count: Int) -> Trigger {
-        let countdown = MessageCountdown(count)
-        return { _, _ in countdown.tick() }
+    /// - Parameters:
+    ///   - upstream: The database, reached through a Unix socket.
+    ///   - body: The work, with the proxy and the pool.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``ProxyError`` when the proxy cannot start, or what `body` throws.
+    public static func withPool<R>(
+        upstream: PostgresConfiguration, _ body: (SessionEndingProxy, ConnectionPool) async throws -> R
+    ) async throws -> R {
+        let proxy = try SessionEndingProxy(upstream: upstream)
+        defer { proxy.stop() }
+        let pool = ConnectionPool(configuration: proxy.configuration, size: 1, logger: TestCluster.logger)
+        do {
+            let result = try await body(proxy, pool)
+            await pool.shutdown()
+            return result
+        } catch {
+            await pool.shutdown()
+            throw error
+        }
     }
 
     /// Whether no trigger is armed: the last one fired, or was taken back.
@@ -111,11 +142,7 @@ public final class SessionEndingProxy: Sendable {
     private static func listen(at path: String) throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ProxyError("socket failed") }
-        var address = sockaddr_un.at(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, Glibc.listen(descriptor, 16) == 0 else {
+        guard withUnixAddress(path, { bind(descriptor, $0, $1) }) == 0, Glibc.listen(descriptor, 16) == 0 else {
             close(descriptor)
             throw ProxyError("could not listen at \(path)")
         }
@@ -127,11 +154,7 @@ public final class SessionEndingProxy: Sendable {
             let client = Glibc.accept(listener, nil, nil)
             guard client >= 0 else { return }
             let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un.at(upstream)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard connected == 0 else {
+            guard withUnixAddress(upstream, { connect(server, $0, $1) }) == 0 else {
                 close(client)
                 close(server)
                 continue
@@ -256,16 +279,16 @@ private final class MessageCountdown: Sendable {
     }
 }
 
-private extension sockaddr_un {
-    /// The address of the socket file at `path` (at most 107 bytes).
-    static func at(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { destination in
-            let bytes = Array(path.utf8.prefix(destination.count - 1))
-            destination.copyBytes(from: bytes)
-        }
-        return address
+/// Calls `body` with the address of the socket file at `path` (at most 107 bytes), as `bind`
+/// and `connect` take it.
+private func withUnixAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { destination in
+        destination.copyBytes(from: Array(path.utf8.prefix(destination.count - 1)))
+    }
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
 }
 

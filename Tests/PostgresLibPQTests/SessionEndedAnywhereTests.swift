@@ -77,32 +77,30 @@ import Testing
         _ body: (ConnectionPool, Int) async throws -> Void,
         check: (Int, Bool) async throws -> Void
     ) async throws {
-        let proxy = try SessionEndingProxy(upstream: direct.configuration)
-        defer { proxy.stop() }
-        let pool = ConnectionPool(configuration: proxy.configuration, size: 1, logger: TestCluster.logger)
-        var failures = 0
-        for round in 1...maxMessages {
-            proxy.endSession(after: SessionEndingProxy.afterMessages(round), with: ending)
-            var succeeded = true
-            do {
-                try await body(pool, round)
-            } catch let error as PostgresError where error.isConnectionError {
-                succeeded = false
-                failures += 1
-            } catch {
-                Issue.record("round \(round): \(error), not a connection error")
-                succeeded = false
+        try await SessionEndingProxy.withPool(upstream: direct.configuration) { proxy, pool in
+            var failures = 0
+            for round in 1...maxMessages {
+                let (succeeded, ended) = await proxy.endingSession(afterMessages: round, with: ending) {
+                    do {
+                        try await body(pool, round)
+                        return true
+                    } catch let error as PostgresError where error.isConnectionError {
+                        return false
+                    } catch {
+                        Issue.record("round \(round): \(error), not a connection error")
+                        return false
+                    }
+                }
+                if !succeeded { failures += 1 }
+                try await check(round, succeeded)
+                guard ended else {
+                    // The round ran whole before its k-th message: every point before was tried.
+                    #expect(round > 3 && failures > 0, "the rounds reached \(round) messages and \(failures) ended early")
+                    return
+                }
             }
-            try await check(round, succeeded)
-            guard proxy.hasFired else {
-                // The round ran whole before its k-th message: every point before was tried.
-                #expect(round > 3 && failures > 0, "the rounds reached \(round) messages and \(failures) ended early")
-                await pool.shutdown()
-                return
-            }
+            Issue.record("a round still had a message after \(maxMessages)")
         }
-        await pool.shutdown()
-        Issue.record("a round still had a message after \(maxMessages)")
     }
 
     /// Waits until no other session of the database is busy: a backend whose client went away

@@ -256,16 +256,9 @@ import Testing
     ) async throws {
         try await TestCluster.withPool(size: 1) { direct in
             try await makeTable(direct)
-            let proxy = try SessionEndingProxy(upstream: direct.configuration)
-            defer { proxy.stop() }
-            let pool = ConnectionPool(configuration: proxy.configuration, size: 1, logger: TestCluster.logger)
-            do {
+            try await SessionEndingProxy.withPool(upstream: direct.configuration) { proxy, pool in
                 try await body(direct, pool, proxy)
-            } catch {
-                await pool.shutdown()
-                throw error
             }
-            await pool.shutdown()
         }
     }
 

@@ -70,10 +70,7 @@ import Testing
         var unavailable = 0
         for k in 1...Self.maxRounds {
             let round = try await prepare(route, on: server, direct: direct)
-            proxy.endSession(after: SessionEndingProxy.afterMessages(k), with: ending)
-            let first = try await round.send()
-            let fired = proxy.hasFired
-            proxy.disarm()
+            let (first, ended) = try await proxy.endingSession(afterMessages: k, with: ending) { try await round.send() }
             switch first.status {
             case round.success:
                 try await round.check(first)
@@ -87,7 +84,7 @@ import Testing
             default:
                 Issue.record("round \(k): \(route) answered \(first.status): \(first.problem?.detail ?? "")")
             }
-            guard fired else {
+            guard ended else {
                 // The request ran whole before its k-th message: every point before was tried.
                 #expect(unavailable > 0, "a \(route) took \(k - 1) messages, none answered 503")
                 return
