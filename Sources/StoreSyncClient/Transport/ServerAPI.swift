@@ -32,16 +32,26 @@ struct ServerAPI: Sendable {
     /// An upload's or a restore's answer, with the ETag of its snapshot and the snapshot's
     /// bytes as received, which its signature covers.
     ///
-    /// The body is decoded whole first (so what follows reads JSON the decoder accepted), the
-    /// snapshot then from its own bytes when they can be located: decoded once, from exactly
-    /// the bytes that are verified and kept.
+    /// Every byte goes through `JSONDecoder` once: the snapshot from its own bytes (what is
+    /// verified and kept), the verdicts from the rest of the body with `null` standing where
+    /// the snapshot was. Both accepted, the body is JSON the decoder accepts whole: the rest
+    /// holds every byte outside the snapshot's value, and the scanner that located it splits
+    /// strings and nesting by JSON's own rules. A snapshot that cannot be located (an older or
+    /// foreign encoder's layout) is decoded with the whole body.
     private func syncAnswer(_ response: TransportResponse) throws(StoreSyncClientError) -> SyncAnswer {
         let etag = response.header("ETag")
-        let verdicts = try decode(SyncAnswer.Verdicts.self, from: response).verdicts
-        guard let range = SyncResponse.snapshotRange(in: response.body) else {
-            return SyncAnswer(response: try decode(SyncResponse.self, from: response), snapshotBytes: nil, etag: etag)
+        let body = response.body
+        guard let range = SyncResponse.snapshotRange(in: body) else {
+            return SyncAnswer(response: try decode(SyncResponse.self, from: body), snapshotBytes: nil, etag: etag)
         }
-        let bytes = Data(response.body[response.body.startIndex + range.lowerBound..<response.body.startIndex + range.upperBound])
+        let snapshotStart = body.startIndex + range.lowerBound
+        let snapshotEnd = body.startIndex + range.upperBound
+        let bytes = Data(body[snapshotStart..<snapshotEnd])
+        var rest = Data(capacity: body.count - bytes.count + 4)
+        rest.append(body[..<snapshotStart])
+        rest.append(contentsOf: "null".utf8)
+        rest.append(body[snapshotEnd...])
+        let verdicts = try decode(SyncAnswer.Verdicts.self, from: rest).verdicts
         let snapshot: Snapshot
         do {
             snapshot = try StoreSyncClient.decoder.decode(Snapshot.self, from: bytes)
@@ -94,8 +104,12 @@ struct ServerAPI: Sendable {
     }
 
     func decode<Body: Decodable>(_ type: Body.Type, from response: TransportResponse) throws(StoreSyncClientError) -> Body {
+        try decode(Body.self, from: response.body)
+    }
+
+    func decode<Body: Decodable>(_ type: Body.Type, from body: Data) throws(StoreSyncClientError) -> Body {
         do {
-            return try StoreSyncClient.decoder.decode(Body.self, from: response.body)
+            return try StoreSyncClient.decoder.decode(Body.self, from: body)
         } catch {
             throw .malformedResponse("\(Body.self): \(error)")
         }

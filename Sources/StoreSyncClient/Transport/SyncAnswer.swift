@@ -12,8 +12,23 @@ struct SyncAnswer: Sendable {
     let snapshotBytes: Data?
     let etag: String?
 
-    /// The answer's verdicts alone, read without building its snapshot.
+    /// The answer's verdicts, read from its body with `null` standing in the snapshot's place:
+    /// the `snapshot` member must be there and hold exactly that, so the place set aside was
+    /// the top-level snapshot's and nothing else's.
     struct Verdicts: Decodable {
         let verdicts: [Verdict]
+
+        private enum CodingKeys: String, CodingKey {
+            case verdicts, snapshot
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            guard try container.decodeNil(forKey: .snapshot) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .snapshot, in: container, debugDescription: "the snapshot's place does not hold the null put there")
+            }
+            verdicts = try container.decode([Verdict].self, forKey: .verdicts)
+        }
     }
 }
