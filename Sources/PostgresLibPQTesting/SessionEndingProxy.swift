@@ -6,9 +6,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// A Unix-socket proxy in front of a test cluster that ends a session right after a chosen
-/// message from the server: with PostgreSQL's FATAL of a shutdown, with the error a pooler in
-/// between sends when it loses its server, or with nothing, and closes the connection.
+/// A Unix-socket proxy in front of a test cluster that ends a session at a chosen message from
+/// the server: right after it, with PostgreSQL's FATAL of a shutdown, with the error a pooler in
+/// between sends when it loses its server, or with nothing; or in its place, the message lost.
 ///
 /// A real shutdown chooses the moment itself (whichever message the backend was about to send
 /// when the signal came); the proxy picks it, so a test can put the FATAL exactly where a
@@ -16,7 +16,7 @@ import Glibc
 /// on with whatever the client had already sent it, as it does behind a pooler that lost it.
 public final class SessionEndingProxy: Sendable {
     /// Decides, for each message the server sends (its type byte and body), whether the session
-    /// ends right after it.
+    /// ends there.
     public typealias Trigger = @Sendable (_ type: UInt8, _ body: [UInt8]) -> Bool
 
     /// What the client reads last.
@@ -29,14 +29,21 @@ public final class SessionEndingProxy: Sendable {
         case poolerLostServer
         /// The connection closes with no message.
         case drop
+        /// The connection closes in place of the chosen message, which the client never reads:
+        /// a connection cut while the message was on its way (a notification the server sent
+        /// and the listener never got).
+        case cut
 
         var bytes: [UInt8] {
             switch self {
             case .adminShutdown: Self.fatal(code: "57P01", "terminating connection due to administrator command")
             case .poolerLostServer: Self.fatal(code: "08P01", "server conn crashed?")
-            case .drop: []
+            case .drop, .cut: []
             }
         }
+
+        /// Whether the client reads the chosen message before the session ends.
+        var deliversTheMessage: Bool { self != .cut }
 
         private static func fatal(code: String, _ message: String) -> [UInt8] {
             var fields: [UInt8] = []
@@ -79,18 +86,18 @@ public final class SessionEndingProxy: Sendable {
     ///
     /// - Parameters:
     ///   - trigger: Called with every message the server sends, in order, until it says yes.
-    ///   - ending: What the client reads after that message.
+    ///   - ending: What the client reads after that message (or in its place).
     public func endSession(after trigger: @escaping Trigger, with ending: Ending = .adminShutdown) {
         armed.arm(trigger, ending: ending)
     }
 
-    /// Runs `body` with the session that receives the `count`-th message from now ended after
-    /// it, with `ending`; disarms afterwards.
+    /// Runs `body` with the session that receives the `count`-th message from now ended there,
+    /// with `ending`; disarms afterwards.
     ///
     /// - Parameters:
     ///   - count: How many messages pass, that one included, on whichever sessions they come;
     ///     at least 1.
-    ///   - ending: What the client reads after that message.
+    ///   - ending: What the client reads after that message (or in its place).
     ///   - body: The work to break.
     /// - Returns: What `body` returns, and whether a session was ended (`false` when `body`
     ///   received fewer messages than `count`).
@@ -188,18 +195,20 @@ private final class SocketPair: Sendable {
         stopped()
     }
 
-    /// Forwards the server's messages one by one, ending the session after the one the armed
-    /// trigger picks.
+    /// Forwards the server's messages one by one, ending the session at the one the armed
+    /// trigger picks (after it, or in its place).
     func relayServerMessages(armed: ArmedTrigger) {
         while let header = receive(exactly: 5, from: server) {
             let length = Int(header[1]) << 24 | Int(header[2]) << 16 | Int(header[3]) << 8 | Int(header[4])
-            guard length >= 4, let body = receive(exactly: length - 4, from: server),
-                send(header + body, to: client)
-            else { break }
-            if let ending = armed.ending(after: header[0], body) {
-                _ = send(ending.bytes, to: client)
-                break
+            guard length >= 4, let body = receive(exactly: length - 4, from: server) else { break }
+            guard let ending = armed.ending(after: header[0], body) else {
+                guard send(header + body, to: client) else { break }
+                continue
             }
+            // One write: the client finds the message and the session's end in the same read,
+            // as when a backend sends its FATAL right behind a message and exits.
+            _ = send((ending.deliversTheMessage ? header + body : []) + ending.bytes, to: client)
+            break
         }
         stopped()
     }

@@ -46,6 +46,33 @@ import Testing
         }
     }
 
+    /// A notification that arrived is reported even when the connection ends right behind it,
+    /// within the same read: it is reported before the loss, never dropped with the connection.
+    @Test(arguments: [SessionEndingProxy.Ending.drop, .adminShutdown])
+    func aNotificationFollowedByTheConnectionsEndIsStillReported(ending: SessionEndingProxy.Ending) async throws {
+        try await TestCluster.withPool { pool in
+            let proxy = try SessionEndingProxy(upstream: pool.configuration)
+            defer { proxy.stop() }
+            let listener = try PostgresListener(
+                configuration: proxy.configuration, channels: ["storesync_test"], logger: Logger(label: "test"))
+            let running = Task { try await listener.run() }
+            var events = listener.events.makeAsyncIterator()
+            #expect(await Self.next(&events, where: { $0 == .listening }) == .listening)
+
+            for round in 1...5 {
+                proxy.endSession(after: { type, _ in type == UInt8(ascii: "A") }, with: ending)
+                try await pool.withConnection { try await $0.execute("SELECT pg_notify('storesync_test', \("round \(round)"))") }
+                let reported = await Self.next(&events, where: { $0 != .listening })
+                #expect(reported == .notification(channel: "storesync_test", payload: "round \(round)"), "round \(round)")
+                #expect(await Self.next(&events, where: { $0 == .disconnected }) == .disconnected)
+                #expect(await Self.next(&events, where: { $0 == .listening }) == .listening)
+            }
+
+            running.cancel()
+            _ = try? await running.value
+        }
+    }
+
     @Test func channelNamesMustBePlainIdentifiers() {
         let configuration = PostgresConfiguration(unixSocketDirectory: "/tmp", user: "u", database: "d")
         #expect(throws: PostgresError.self) {

@@ -1,0 +1,122 @@
+import AppStorePayloads
+import Foundation
+import PostgresLibPQ
+import PostgresLibPQTesting
+import StoreSyncAPI
+import StoreSyncCore
+import StoreSyncTesting
+import Testing
+
+/// One instance refunds a purchase while another holds the account's snapshot in its cache and
+/// its database sessions break: the other instance stops granting the purchase (soon, and for
+/// good), wherever its sessions end, the change listener's included, and when the notification
+/// of the change is lost on its way.
+///
+/// Instance A reaches PostgreSQL directly; instance B, whose cache is under test, through a
+/// ``SessionEndingProxy``. Each round prepares its own account and purchase, caches the account
+/// on B, and ends one of B's sessions at the k-th message from the moment A is sent the refund,
+/// for every k until a round runs without reaching its k-th message.
+@Suite(.serialized) struct ListenerSessionEndedTests {
+    private static let maxRounds = 200
+    /// How long B may take to stop granting the refunded purchase: far more than a listener's
+    /// reconnect (its first retry comes after 0.25 s), far less than a cached snapshot's 60 s.
+    private static let propagation: Duration = .seconds(10)
+
+    @Test(arguments: [SessionEndingProxy.Ending.cut, .drop, .adminShutdown])
+    func theOtherInstanceStopsGrantingARefundedPurchaseWhereverItsSessionsEnd(ending: SessionEndingProxy.Ending) async throws {
+        try await withTwoInstances { a, b, proxy in
+            for k in 1...Self.maxRounds {
+                let round = try await prepareRound(a: a, b: b)
+                let (_, ended) = try await proxy.endingSession(afterMessages: k, with: ending) {
+                    try await round.refundAndWatch(k)
+                }
+                guard ended else {
+                    // The refund's notification and B's lookups of the account after it.
+                    #expect(k > 2, "the rounds reached only \(k - 1) messages")
+                    return
+                }
+            }
+            Issue.record("a round still had a message after \(Self.maxRounds)")
+        }
+    }
+
+    /// The notification itself cut on its way to B's listener, the exact message picked: B
+    /// never reads that the account changed, only that its listener's connection went.
+    @Test func aChangeWhoseNotificationIsLostIsNotServedStale() async throws {
+        try await withTwoInstances { a, b, proxy in
+            let round = try await prepareRound(a: a, b: b)
+            proxy.endSession(after: { type, _ in type == UInt8(ascii: "A") }, with: .cut)
+            try await round.refundAndWatch(0)
+            #expect(proxy.hasFired, "the notification went through B's listener and was cut")
+        }
+    }
+
+    /// A refund to send through A, and B's lookups of the account it changes.
+    private struct Round {
+        let send: () async throws -> TestResponse
+        let lookUp: () async throws -> TestResponse
+
+        /// Sends the refund, then looks up through B until it no longer grants the purchase,
+        /// and a few times more: once B answered without it, B never grants it again. B may
+        /// answer 503 meanwhile (its own session just ended).
+        func refundAndWatch(_ k: Int) async throws {
+            let refund = try await send()
+            #expect(refund.status == 200, "round \(k): the refund answered \(refund.status)")
+            let revoked = try await eventually(within: ListenerSessionEndedTests.propagation) {
+                try await grants(try await lookUp(), k) == false
+            }
+            #expect(revoked, "round \(k): B still grants the refunded purchase after \(ListenerSessionEndedTests.propagation)")
+            for _ in 0..<3 {
+                #expect(try await grants(try await lookUp(), k) != true, "round \(k): B granted the purchase again")
+            }
+        }
+
+        /// Whether B's answer grants the purchase; `nil` for a 503.
+        private func grants(_ answer: TestResponse, _ k: Int) throws -> Bool? {
+            if answer.status == 503 { return nil }
+            #expect(answer.status == 200, "round \(k): a lookup answered \(answer.status)")
+            return try !answer.decode(Snapshot.self).entitlements.isEmpty
+        }
+    }
+
+    /// An account with a purchase, its snapshot cached on B, and the refund A will be sent.
+    private func prepareRound(a: TestServer, b: TestServer) async throws -> Round {
+        let account = try await a.signUp()
+        let purchase = TestPurchase.buy(TestCatalog.lifetime, on: a, purchased: a.clock.now().addingTimeInterval(-86_400))
+        _ = try await a.upload(purchase.jws, token: account.token)
+        let lookUp = { try await b.send("GET", "/v1/entitlements", token: account.token) }
+        // Twice: the first may be the 503 of a connection the last round's ending broke.
+        var cached = try await lookUp()
+        if cached.status == 503 { cached = try await lookUp() }
+        try #require(cached.status == 200, "B answers the lookup first")
+        try #require(!(try cached.decode(Snapshot.self).entitlements.isEmpty), "B grants the purchase first")
+        let refund = purchase.refunded(at: a.clock.now(), on: a)
+        return Round(send: { try await a.postNotification(.refund, uuid: UUID(), transaction: refund.record) }, lookUp: lookUp)
+    }
+
+    /// Two instances on one database, A directly, B through the proxy.
+    private func withTwoInstances(_ body: (TestServer, TestServer, SessionEndingProxy) async throws -> Void) async throws {
+        let database = try await TestDatabase.makeDatabase()
+        let proxy = try SessionEndingProxy(upstream: database)
+        let a = try await TestServer.start(serving: try await TestSetup.make(database: database))
+        let b: TestServer
+        do {
+            b = try await TestServer.start(serving: try await TestSetup.make(database: proxy.configuration))
+        } catch {
+            await a.stop()
+            proxy.stop()
+            throw error
+        }
+        do {
+            try await body(a, b, proxy)
+        } catch {
+            await b.stop()
+            await a.stop()
+            proxy.stop()
+            throw error
+        }
+        await b.stop()
+        await a.stop()
+        proxy.stop()
+    }
+}
