@@ -91,6 +91,11 @@ public final class SessionEndingProxy: Sendable {
         armed.arm(trigger, ending: ending)
     }
 
+    /// Takes back the armed trigger, if it has not fired.
+    public func disarm() {
+        armed.disarm()
+    }
+
     /// Runs `body` with the session that receives the `count`-th message from now ended there,
     /// with `ending`; disarms afterwards.
     ///
