@@ -36,7 +36,11 @@ import Testing
     }()
 
     /// The answer as the server writes it: the snapshot signed, its signature member first.
-    static let serverBody = Data(try! SyncResponse.body(verdicts: answer.verdicts, snapshot: answer.snapshot) { _ in "c2lnbmF0dXJl" })
+    let serverBody: Data
+
+    init() throws {
+        serverBody = Data(try SyncResponse.body(verdicts: Self.answer.verdicts, snapshot: Self.answer.snapshot) { _ in "c2lnbmF0dXJl" })
+    }
 
     func read(_ body: Data) async throws(StoreSyncClientError) -> SyncAnswer {
         let api = ServerAPI(baseURL: URL(string: "https://storesync.invalid")!, transport: FixedAnswer(body: body))
@@ -44,11 +48,11 @@ import Testing
     }
 
     @Test func theServersAnswerIsReadWithItsSnapshotBytesAsSent() async throws {
-        let answer = try await read(Self.serverBody)
-        #expect(answer.response == (try StoreSyncClient.decoder.decode(SyncResponse.self, from: Self.serverBody)))
+        let answer = try await read(serverBody)
+        #expect(answer.response == (try StoreSyncClient.decoder.decode(SyncResponse.self, from: serverBody)))
         #expect(answer.response.verdicts == Self.answer.verdicts)
-        let range = try #require(SyncResponse.snapshotRange(in: Self.serverBody))
-        #expect(answer.snapshotBytes == Self.serverBody.subdata(in: range))
+        let range = try #require(SyncResponse.snapshotRange(in: serverBody))
+        #expect(answer.snapshotBytes == serverBody.subdata(in: range))
         #expect(answer.etag == #""v3""#)
     }
 
@@ -64,7 +68,7 @@ import Testing
         #"{"snapshot":{"signature":"c2ln",},"verdicts":[]}"#,
     ])
     func anAnswerBrokenAnywhereIsRefused(layout: String) async throws {
-        let snapshot = String(decoding: Self.serverBody.subdata(in: try #require(SyncResponse.snapshotRange(in: Self.serverBody))), as: UTF8.self)
+        let snapshot = String(decoding: serverBody.subdata(in: try #require(SyncResponse.snapshotRange(in: serverBody))), as: UTF8.self)
         let body = Data(layout.replacingOccurrences(of: "SNAPSHOT", with: snapshot).utf8)
         #expect(throws: (any Error).self, "the whole body does not decode either") {
             try StoreSyncClient.decoder.decode(SyncResponse.self, from: body)
@@ -76,7 +80,7 @@ import Testing
     /// in place of every byte: the answer is read exactly when the whole body decodes, and
     /// then reads the same.
     @Test func everyEditIsReadExactlyAsTheWholeBodyDecodes() async throws {
-        let original = Array(Self.serverBody)
+        let original = Array(serverBody)
         let replacements: [UInt8?] = [nil] + Array(#"" \{}[],:n0"#.utf8) + [0x01]
         var accepted = 0
         for index in original.indices {

@@ -34,10 +34,10 @@ struct ServerAPI: Sendable {
     ///
     /// Every byte goes through `JSONDecoder` once: the snapshot from its own bytes (what is
     /// verified and kept), the verdicts from the rest of the body with `null` standing where
-    /// the snapshot was. Both accepted, the body is JSON the decoder accepts whole: the rest
-    /// holds every byte outside the snapshot's value, and the scanner that located it splits
-    /// strings and nesting by JSON's own rules. A snapshot that cannot be located (an older or
-    /// foreign encoder's layout) is decoded with the whole body.
+    /// the snapshot was. The rest holds every byte outside the snapshot's value, and the
+    /// scanner that located it splits strings and nesting by JSON's own rules, so the answer is
+    /// accepted exactly when the whole body would decode, and reads the same. A snapshot that
+    /// cannot be located (an older or foreign encoder's layout) is decoded with the whole body.
     private func syncAnswer(_ response: TransportResponse) throws(StoreSyncClientError) -> SyncAnswer {
         let etag = response.header("ETag")
         let body = response.body
