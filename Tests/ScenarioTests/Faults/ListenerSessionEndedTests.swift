@@ -134,33 +134,15 @@ import Testing
     ) async throws {
         let database = try await TestDatabase.makeDatabase()
         let proxy = try SessionEndingProxy(upstream: database)
-        // Every round signs up on A from the same address.
-        let a = try await TestServer.start(serving: try await TestSetup.make(database: database) {
-            $0.loginLimits.signUpsPerAddress = 10 * Self.maxRounds
-        })
+        defer { proxy.stop() }
         var throughProxy = proxy.configuration
         // Without a direct connection for LISTEN, a server polls.
         throughProxy.usesTransactionPooler = feed == .polling
-        let b: TestServer
-        do {
-            b = try await TestServer.start(serving: try await TestSetup.make(database: throughProxy) {
-                $0.databaseChangePollMilliseconds = Self.pollMilliseconds
-            })
-        } catch {
-            await a.stop()
-            proxy.stop()
-            throw error
+        // Every round signs up on A from the same address.
+        try await withLiveServer(database: database) { $0.loginLimits.signUpsPerAddress = 10 * Self.maxRounds } _: { a in
+            try await withLiveServer(database: throughProxy) { $0.databaseChangePollMilliseconds = Self.pollMilliseconds } _: { b in
+                try await body(a, b, proxy)
+            }
         }
-        do {
-            try await body(a, b, proxy)
-        } catch {
-            await b.stop()
-            await a.stop()
-            proxy.stop()
-            throw error
-        }
-        await b.stop()
-        await a.stop()
-        proxy.stop()
     }
 }

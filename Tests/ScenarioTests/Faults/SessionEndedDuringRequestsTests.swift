@@ -43,24 +43,21 @@ import Testing
     func everyAnswerSucceedsOrIs503AndSentAgainSucceedsOnce(route: Route, ending: SessionEndingProxy.Ending) async throws {
         let database = try await TestDatabase.makeDatabase()
         let proxy = try SessionEndingProxy(upstream: database)
+        defer { proxy.stop() }
         let direct = ConnectionPool(configuration: database, size: 1, logger: TestCluster.logger)
-        // Every round signs up, and may sign in, from the same address.
-        let setup = try await TestSetup.make(database: proxy.configuration) { configuration in
-            configuration.loginLimits.signUpsPerAddress = 10 * Self.maxRounds
-            configuration.loginLimits.attemptsPerAddress = 10 * Self.maxRounds
-        }
-        let server = try await TestServer.start(serving: setup)
         do {
-            try await runRounds(route: route, ending: ending, server: server, proxy: proxy, direct: direct)
+            // Every round signs up, and may sign in, from the same address.
+            try await withLiveServer(database: proxy.configuration) { configuration in
+                configuration.loginLimits.signUpsPerAddress = 10 * Self.maxRounds
+                configuration.loginLimits.attemptsPerAddress = 10 * Self.maxRounds
+            } _: { server in
+                try await runRounds(route: route, ending: ending, server: server, proxy: proxy, direct: direct)
+            }
         } catch {
-            await server.stop()
             await direct.shutdown()
-            proxy.stop()
             throw error
         }
-        await server.stop()
         await direct.shutdown()
-        proxy.stop()
     }
 
     private func runRounds(
