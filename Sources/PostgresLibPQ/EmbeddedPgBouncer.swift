@@ -52,6 +52,9 @@ public final class EmbeddedPgBouncer: Sendable {
     public let options: Options
     private let server: EmbeddedPostgres
     private let logger: Logger
+    /// The running executable's `major.minor`, read by ``start()``: the signal of an immediate
+    /// shutdown changed in 1.23.
+    private let version = NIOLockedValueBox<(Int, Int)?>(nil)
 
     /// Describes a pooler in front of `server`; nothing happens on disk until ``start()``.
     ///
@@ -87,6 +90,9 @@ public final class EmbeddedPgBouncer: Sendable {
     ///   be prepared, or PgBouncer does not come up.
     public func start() async throws {
         let executable = try Self.locate(explicit: options.executable)
+        if let reported = try? await ChildProcess.run(executable, ["--version"]), let found = Self.version(in: reported.output) {
+            version.withLockedValue { $0 = found }
+        }
         let account = try ServerAccount.resolve(preferred: options.unprivilegedUser)
         try writeSettings(owner: account)
         let command = (account?.launcherPrefix ?? []) + [executable, "-d", settingsFile]
@@ -103,15 +109,44 @@ public final class EmbeddedPgBouncer: Sendable {
         logger.debug("PgBouncer running", metadata: ["db.pooler_directory": "\(directory.path)"])
     }
 
-    /// Stops PgBouncer (an immediate shutdown: clients are disconnected) and waits for it to
-    /// exit, killing it when it has not after five seconds.
-    public func stop() async {
+    /// How PgBouncer is told to stop.
+    public enum ShutdownMode: String, Sendable, Hashable, CaseIterable {
+        /// Lets the transactions under way end, holding new ones back, then closes every
+        /// connection (`SIGINT`: PgBouncer's `PAUSE`, then `SHUTDOWN`).
+        case safe
+        /// Closes every connection at once, transactions under way included: `SIGTERM` before
+        /// PgBouncer 1.23, `SIGQUIT` from it (where `SIGTERM` waits for every client to leave).
+        case immediate
+    }
+
+    /// Stops PgBouncer and waits for it to exit, killing it when it has not after ten seconds.
+    /// It can be started again with ``start()``, on the same socket.
+    ///
+    /// - Parameter mode: ``ShutdownMode/immediate`` by default.
+    public func stop(mode: ShutdownMode = .immediate) async {
         guard let pid = Self.pid(inFile: pidFile) else { return }
-        kill(pid, SIGTERM)
-        for _ in 0..<100 where Self.isRunning(pid) {
+        kill(pid, signal(for: mode))
+        for _ in 0..<200 where Self.isRunning(pid) {
             try? await Task.sleep(for: .milliseconds(50))
         }
         if Self.isRunning(pid) { kill(pid, SIGKILL) }
+    }
+
+    /// The signal that asks the running PgBouncer for `mode`.
+    func signal(for mode: ShutdownMode) -> Int32 {
+        switch mode {
+        case .safe: SIGINT
+        case .immediate: version.withLockedValue { $0 ?? (1, 0) } >= (1, 23) ? SIGQUIT : SIGTERM
+        }
+    }
+
+    /// `major.minor` from `pgbouncer --version` (its first line reads `PgBouncer 1.18.0`).
+    static func version(in output: String) -> (Int, Int)? {
+        guard let line = output.split(whereSeparator: \.isNewline).first,
+            let number = line.split(separator: " ").dropFirst().first
+        else { return nil }
+        let parts = number.split(separator: ".").prefix(2).compactMap { Int($0) }
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
     }
 
     /// Whether `pid` is a live process (a zombie, exited but not yet reaped by its parent, is not).
@@ -139,17 +174,20 @@ public final class EmbeddedPgBouncer: Sendable {
         let directory = parent.appendingPathComponent("\(prefix)-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
         let pooler = EmbeddedPgBouncer(directory: directory, server: server, options: options, logger: logger)
-        TemporaryPoolers.register(pidFile: pooler.pidFile, directory: directory.path)
+        TemporaryPoolers.register(pidFile: pooler.pidFile, directory: directory.path) { pooler.signal(for: .immediate) }
         try await pooler.start()
         return pooler
     }
 
     private var settingsFile: String { directory.appendingPathComponent("pgbouncer.ini").path }
 
+    /// PgBouncer's log as it reads now (empty before it first started): what it did with its
+    /// clients and servers, and the signals it took.
+    public var logText: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
+
     /// The log's last lines, for an error message.
     private var log: String {
-        let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
-        return text.split(whereSeparator: \.isNewline).suffix(10).joined(separator: "\n")
+        logText.split(whereSeparator: \.isNewline).suffix(10).joined(separator: "\n")
     }
 
     private func writeSettings(owner: ServerAccount?) throws {
@@ -203,28 +241,31 @@ public final class EmbeddedPgBouncer: Sendable {
 
 /// Poolers to stop and delete when the process exits.
 enum TemporaryPoolers {
-    private static let entries = NIOLockedValueBox<[(pidFile: String, directory: String)]>([])
+    private typealias Entry = (pidFile: String, directory: String, immediateStop: @Sendable () -> Int32)
+    private static let entries = NIOLockedValueBox<[Entry]>([])
     private static let installHook: Void = {
         atexit {
             TemporaryPoolers.destroyAll()
         }
     }()
 
-    static func register(pidFile: String, directory: String) {
+    /// - Parameter immediateStop: The signal of an immediate shutdown for this pooler's version.
+    static func register(pidFile: String, directory: String, immediateStop: @escaping @Sendable () -> Int32) {
         _ = installHook
-        entries.withLockedValue { $0.append((pidFile, directory)) }
+        entries.withLockedValue { $0.append((pidFile, directory, immediateStop)) }
     }
 
     private static func destroyAll() {
         for entry in entries.withLockedValue({ $0 }) {
-            destroy(pidFile: entry.pidFile, directory: entry.directory)
+            destroy(pidFile: entry.pidFile, directory: entry.directory, signal: entry.immediateStop())
         }
     }
 
-    /// Sends PgBouncer SIGTERM and waits up to two seconds for it to go (it writes its log as it
-    /// leaves), then deletes the directory.
-    private static func destroy(pidFile: String, directory: String) {
-        if let pid = EmbeddedPgBouncer.pid(inFile: pidFile), kill(pid, SIGTERM) == 0 {
+    /// Sends PgBouncer `signal` and waits up to two seconds for it to go (it writes its log as it
+    /// leaves), then deletes the directory. `SIGTERM`, an abandoned pooler's, stops every
+    /// version at once when, as there, no client is left.
+    private static func destroy(pidFile: String, directory: String, signal: Int32 = SIGTERM) {
+        if let pid = EmbeddedPgBouncer.pid(inFile: pidFile), kill(pid, signal) == 0 {
             for _ in 0..<40 where EmbeddedPgBouncer.isRunning(pid) {
                 usleep(50_000)
             }
