@@ -1,15 +1,17 @@
 import Foundation
 import StoreSyncAPI
 
-/// Where the database stands while the load runs, as the test declares it.
+/// Where the database stands while the load runs, as the test declares it. "The database"
+/// is whatever the server reaches it through: PostgreSQL itself, or the pooler in front of it.
 enum OutagePhase: String, Sendable {
-    /// PostgreSQL runs and has not been stopped yet.
+    /// The database is reachable and has not been taken away yet.
     case before
-    /// `pg_ctl stop` is under way: requests may still finish, or already fail.
+    /// The stop is under way (`pg_ctl stop`, a signal to the pooler): requests may still
+    /// finish, or already fail.
     case stopping
-    /// PostgreSQL is stopped: every request must answer 503.
+    /// The database is unreachable: every request must answer 503.
     case down
-    /// PostgreSQL is starting again, or back and the pool not yet recovered.
+    /// The database is starting again, or back and the pool not yet recovered.
     case after
 }
 
@@ -23,7 +25,7 @@ actor OutageLedger {
     /// Transactions the server accepted (200, verdict accepted), by account.
     private(set) var accepted: [UUID: Set<String>] = [:]
     private(set) var violations: [String] = []
-    /// 503s answered for requests that started and ended while PostgreSQL was down.
+    /// 503s answered for requests that started and ended while the database was unreachable.
     private(set) var downAnswers = 0
     /// The slowest of those, in seconds: a figure for the report, not an assertion.
     private(set) var slowestDownAnswer = 0.0
@@ -52,7 +54,7 @@ actor OutageLedger {
         let wholeOutage = started == .down && ended == .down
         switch answer.status {
         case 200..<300:
-            if wholeOutage { violations.append("\(what) answered \(answer.status) while PostgreSQL was down") }
+            if wholeOutage { violations.append("\(what) answered \(answer.status) while the database was unreachable") }
             successes[ended, default: 0] += 1
             return true
         case 503:

@@ -1,0 +1,95 @@
+import AppStorePayloads
+import Foundation
+import PostgresLibPQ
+import PostgresLibPQTesting
+import StoreSyncAPI
+import StoreSyncServer
+import StoreSyncTesting
+import Testing
+
+/// PgBouncer, in front of a server in transaction pooling (DESIGN §7), stopped and started
+/// again under load, in each of its shutdown modes (``OutageDrill``): PostgreSQL keeps running,
+/// and the server, which reaches it only through the pooler, hears of changes by polling.
+/// Pooler and cluster are the test's own.
+@Suite(.serialized) struct PoolerOutageTests {
+    @Test(arguments: EmbeddedPgBouncer.ShutdownMode.allCases)
+    func requestsAnswer503WhileThePoolerIsDownAndTheServerRecoversWithNothingLost(mode: EmbeddedPgBouncer.ShutdownMode) async throws {
+        try await withPooler(named: "outage-\(mode)") { pooler, pooled, _ in
+            try await withLiveServer(database: pooled, configure: Self.throughThePooler) { server in
+                try await OutageDrill(server: server, name: "PoolerOutageTests (\(mode))").run(
+                    interrupt: { await pooler.stop(mode: mode) }, restore: { try await pooler.start() })
+            }
+        }
+    }
+
+    /// Instance A, behind the pooler, holds an account's snapshot in its cache; the pooler goes
+    /// away, and instance B, which reaches PostgreSQL directly, is told of the purchase's refund
+    /// meanwhile. A's polls fail and tell it nothing of the refund; once the pooler is back, A
+    /// never answers with the purchase granted.
+    @Test func aRefundMadeWhileThePoolerIsAwayIsNotServedFromTheCacheOnceItIsBack() async throws {
+        try await withPooler(named: "outage-refund") { pooler, pooled, direct in
+            try await withLiveServer(database: pooled, configure: Self.throughThePooler) { a in
+                try await withLiveServer(database: direct) { b in
+                    try await refundWhileAway(a: a, b: b, pooler: pooler)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with a cluster and a pooler in front of it, both the test's own, given the
+    /// pooler, its database through the pooler and the same database reached directly; stops
+    /// both whether `body` returned or threw.
+    private func withPooler(
+        named name: String,
+        _ body: (EmbeddedPgBouncer, PostgresConfiguration, PostgresConfiguration) async throws -> Void
+    ) async throws {
+        try await TestCluster.withDedicated(named: "pooler-\(name)") { cluster, direct in
+            let pooler = try await EmbeddedPgBouncer.temporary(
+                prefix: "storesync-test-pgbouncer-\(name)", server: cluster, logger: TestCluster.logger)
+            var pooled = pooler.configuration
+            pooled.database = direct.database
+            do {
+                try await body(pooler, pooled, direct)
+            } catch {
+                await pooler.stop()
+                throw error
+            }
+            await pooler.stop()
+        }
+    }
+
+    private func refundWhileAway(a: TestServer, b: TestServer, pooler: EmbeddedPgBouncer) async throws {
+        let account = try await b.signUp()
+        let purchase = TestPurchase.buy(TestCatalog.lifetime, on: b, purchased: b.clock.now().addingTimeInterval(-86_400))
+        _ = try await b.upload(purchase.jws, token: account.token)
+        let lookUp = { try await a.send("GET", "/v1/entitlements", token: account.token) }
+        let cached = try await lookUp()
+        try #require(cached.status == 200 && !(try cached.decode(Snapshot.self).entitlements.isEmpty), "A grants the purchase first")
+
+        await pooler.stop(mode: .immediate)
+        // Until a poll fails, A may answer from its cache: what it knew is still all there is.
+        let away = try await eventually(within: .seconds(10)) { try await lookUp().status == 503 }
+        try #require(away, "A notices the pooler is gone")
+        let refund = try await b.postNotification(.refund, uuid: UUID(), transaction: purchase.refunded(at: b.clock.now(), on: b).record)
+        try #require(refund.status == 200)
+
+        try await pooler.start()
+        var answers: [Int] = []
+        while answers.filter({ $0 == 200 }).count < 3 {
+            let answer = try await lookUp()
+            answers.append(answer.status)
+            #expect([200, 503].contains(answer.status), "a lookup answered \(answer.status)")
+            if answer.status == 200 {
+                #expect(try answer.decode(Snapshot.self).entitlements.isEmpty, "A granted the refunded purchase after \(answers)")
+            }
+            try #require(answers.count < 500, "A does not answer once the pooler is back: \(answers.suffix(5))")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Transaction pooling, no direct connection for `LISTEN`: changes are polled for.
+    @Sendable static func throughThePooler(_ settings: inout ServerConfiguration) {
+        settings.database.poolMode = .transaction
+        settings.databaseChangePollMilliseconds = 100
+    }
+}
