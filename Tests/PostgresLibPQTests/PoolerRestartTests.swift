@@ -20,9 +20,7 @@ import Testing
 
     @Test(arguments: EmbeddedPgBouncer.ShutdownMode.allCases)
     func aTransactionUnderWayEndsAsTheModeSaysAndThePoolGoesOnOnceThePoolerIsBack(mode: EmbeddedPgBouncer.ShutdownMode) async throws {
-        var options = EmbeddedPgBouncer.Options()
-        options.port = mode == .safe ? 6434 : 6435
-        let pooler = try await TestReplication.extraPooler(named: "restart-\(mode)", options: options)
+        let pooler = try await TestReplication.extraPooler(named: "restart-\(mode)", options: EmbeddedPgBouncer.Options())
         let direct = try await TestReplication.makeDatabase().primary
         var pooled = pooler.configuration
         pooled.database = direct.database
