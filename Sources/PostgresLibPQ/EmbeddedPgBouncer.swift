@@ -37,6 +37,14 @@ public final class EmbeddedPgBouncer: Sendable {
         public var serverConnections = 20
         /// Client connections at most (`max_client_conn`).
         public var maxClientConnections = 500
+        /// Seconds a client's query may wait for a server connection before PgBouncer fails it
+        /// (`query_wait_timeout`); nil keeps PgBouncer's default, 120 s. While PostgreSQL is
+        /// away, queries sent on connections already open wait this long, where a new
+        /// connection is refused at once.
+        public var queryWaitTimeoutSeconds: Int?
+        /// Seconds PgBouncer waits after a failed login to PostgreSQL before it tries again
+        /// (`server_login_retry`), refusing clients meanwhile; nil keeps its default, 15 s.
+        public var serverLoginRetrySeconds: Int?
         /// The `pgbouncer` executable; nil searches `PATH`, `/usr/sbin` and Homebrew's prefixes.
         public var executable: String?
         /// The account to run as when this process is root; nil means `postgres`, else `nobody`.
@@ -207,6 +215,8 @@ public final class EmbeddedPgBouncer: Sendable {
             pidfile = \(pidFile)
 
             """
+            + (options.queryWaitTimeoutSeconds.map { "query_wait_timeout = \($0)\n" } ?? "")
+            + (options.serverLoginRetrySeconds.map { "server_login_retry = \($0)\n" } ?? "")
         let users = "\"\(server.options.superuser)\" \"\"\n"
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

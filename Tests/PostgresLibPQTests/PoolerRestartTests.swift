@@ -36,6 +36,43 @@ import Testing
         await pooler.stop()
     }
 
+    /// PostgreSQL stopped behind a pooler that stays up: a query sent on a connection already
+    /// open is held by the pooler, then failed after its `query_wait_timeout`, and a new
+    /// connection is refused at once; both as connection errors (a server's 503), and the pool
+    /// goes on once PostgreSQL is back.
+    @Test func queriesHeldWhilePostgresIsAwayFailAsConnectionErrors() async throws {
+        try await TestCluster.withDedicated(named: "behind-pooler") { cluster, direct in
+            var options = EmbeddedPgBouncer.Options()
+            options.queryWaitTimeoutSeconds = 1
+            options.serverLoginRetrySeconds = 1
+            let pooler = try await EmbeddedPgBouncer.temporary(
+                prefix: "storesync-test-pgbouncer-behind", server: cluster, options: options, logger: TestCluster.logger)
+            var pooled = pooler.configuration
+            pooled.database = direct.database
+            let pool = ConnectionPool(configuration: pooled, size: 1, logger: TestCluster.logger)
+            let outcome = await Self.outcome {
+                try await pool.withConnection { _ = try await $0.query("SELECT 1") }
+                try await cluster.stop(mode: .fast)
+                for _ in 0..<3 {
+                    let failure = await Self.outcome { try await pool.withConnection { _ = try await $0.query("SELECT 1") } }
+                    guard case .failure(let error) = failure else {
+                        Issue.record("a query succeeded while PostgreSQL was stopped")
+                        continue
+                    }
+                    let postgresError = try #require(error as? PostgresError, "\(error)")
+                    #expect(postgresError.isConnectionError, "\(postgresError.debugDescription)")
+                }
+                try await cluster.start()
+                try await Self.waitFor("the pool to reach PostgreSQL through the pooler again") {
+                    (try? await pool.withConnection { try await $0.query("SELECT 1") }) != nil
+                }
+            }
+            await pool.shutdown()
+            await pooler.stop()
+            try outcome.get()
+        }
+    }
+
     private func run(
         _ mode: EmbeddedPgBouncer.ShutdownMode, pooler: EmbeddedPgBouncer, pool: ConnectionPool, direct: PostgresConfiguration
     ) async throws {

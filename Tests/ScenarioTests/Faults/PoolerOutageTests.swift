@@ -14,10 +14,37 @@ import Testing
 @Suite(.serialized) struct PoolerOutageTests {
     @Test(arguments: EmbeddedPgBouncer.ShutdownMode.allCases)
     func requestsAnswer503WhileThePoolerIsDownAndTheServerRecoversWithNothingLost(mode: EmbeddedPgBouncer.ShutdownMode) async throws {
-        try await withPooler(named: "outage-\(mode)") { pooler, pooled, _ in
+        try await withPooler(named: "outage-\(mode)") { pooler, pooled, _, _ in
             try await withLiveServer(database: pooled, configure: Self.throughThePooler) { server in
                 try await OutageDrill(server: server, name: "PoolerOutageTests (\(mode))").run(
                     interrupt: { await pooler.stop(mode: mode) }, restore: { try await pooler.start() })
+            }
+        }
+    }
+
+    /// PostgreSQL itself stopped and started again behind the pooler, which stays up: the
+    /// pooler answers for it meanwhile (its own errors, in place of the server's), and the
+    /// server must read those as the database being away, as it reads a refused connection.
+    ///
+    /// The pooler is set as the README asks: with PgBouncer's defaults a query sent on a
+    /// connection already open waits up to 120 s for PostgreSQL (`query_wait_timeout`), and
+    /// PgBouncer tries PostgreSQL again only 15 s after a failed login (`server_login_retry`),
+    /// so requests would hang through the outage and for up to 15 s after it.
+    @Test(arguments: EmbeddedPostgres.ShutdownMode.allCases)
+    func requestsAnswer503WhilePostgresBehindThePoolerIsDownAndTheServerRecoversWithNothingLost(
+        mode: EmbeddedPostgres.ShutdownMode
+    ) async throws {
+        var options = EmbeddedPostgres.Options.forTesting
+        // A commit is answered only once its WAL reached the kernel, so even an immediate
+        // shutdown keeps it (as in DatabaseOutageTests).
+        options.settings["synchronous_commit"] = "on"
+        var pooling = EmbeddedPgBouncer.Options()
+        pooling.queryWaitTimeoutSeconds = 2
+        pooling.serverLoginRetrySeconds = 1
+        try await withPooler(named: "behind-\(mode)", options: options, pooling: pooling) { pooler, pooled, _, cluster in
+            try await withLiveServer(database: pooled, configure: Self.throughThePooler) { server in
+                try await OutageDrill(server: server, name: "PoolerOutageTests (PostgreSQL \(mode))").run(
+                    interrupt: { try await cluster.stop(mode: mode) }, restore: { try await cluster.start() })
             }
         }
     }
@@ -27,7 +54,7 @@ import Testing
     /// meanwhile. A's polls fail and tell it nothing of the refund; once the pooler is back, A
     /// never answers with the purchase granted.
     @Test func aRefundMadeWhileThePoolerIsAwayIsNotServedFromTheCacheOnceItIsBack() async throws {
-        try await withPooler(named: "outage-refund") { pooler, pooled, direct in
+        try await withPooler(named: "outage-refund") { pooler, pooled, direct, _ in
             try await withLiveServer(database: pooled, configure: Self.throughThePooler) { a in
                 try await withLiveServer(database: direct) { b in
                     try await refundWhileAway(a: a, b: b, pooler: pooler)
@@ -37,19 +64,19 @@ import Testing
     }
 
     /// Runs `body` with a cluster and a pooler in front of it, both the test's own, given the
-    /// pooler, its database through the pooler and the same database reached directly; stops
-    /// both whether `body` returned or threw.
+    /// pooler, its database through the pooler, the same database reached directly, and the
+    /// cluster; stops both whether `body` returned or threw.
     private func withPooler(
-        named name: String,
-        _ body: (EmbeddedPgBouncer, PostgresConfiguration, PostgresConfiguration) async throws -> Void
+        named name: String, options: EmbeddedPostgres.Options = .forTesting, pooling: EmbeddedPgBouncer.Options = .init(),
+        _ body: (EmbeddedPgBouncer, PostgresConfiguration, PostgresConfiguration, EmbeddedPostgres) async throws -> Void
     ) async throws {
-        try await TestCluster.withDedicated(named: "pooler-\(name)") { cluster, direct in
+        try await TestCluster.withDedicated(named: "pooler-\(name)", options: options) { cluster, direct in
             let pooler = try await EmbeddedPgBouncer.temporary(
-                prefix: "storesync-test-pgbouncer-\(name)", server: cluster, logger: TestCluster.logger)
+                prefix: "storesync-test-pgbouncer-\(name)", server: cluster, options: pooling, logger: TestCluster.logger)
             var pooled = pooler.configuration
             pooled.database = direct.database
             do {
-                try await body(pooler, pooled, direct)
+                try await body(pooler, pooled, direct, cluster)
             } catch {
                 await pooler.stop()
                 throw error
