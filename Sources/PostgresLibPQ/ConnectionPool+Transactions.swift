@@ -41,7 +41,11 @@ extension ConnectionPool {
 
     /// Runs a transaction, retrying it on serialization failure and deadlock.
     ///
-    /// Also retried: a connection that died before COMMIT was sent (nothing was committed).
+    /// Also retried, once: a connection that died before COMMIT was sent (nothing was
+    /// committed), as the pool's connection may have died while it was idle and a fresh one is
+    /// the cure. A second loss means the database, or the pooler in front of it, is away: the
+    /// caller hears so at once, where more attempts would each wait out a pooler that holds
+    /// queries (PgBouncer's `query_wait_timeout`) and add their load to a recovering database.
     /// Not retried: a connection lost once COMMIT was sent, whose outcome is unknown, also when
     /// a pooler in between reports the loss as an error ahead of COMMIT's answer: PostgreSQL
     /// may have run the COMMIT it had received. Between attempts it waits a few milliseconds,
@@ -67,11 +71,15 @@ extension ConnectionPool {
         _ body: (PostgresConnection) async throws -> R
     ) async throws -> R {
         var attempt = 1
+        var lostAConnection = false
         while true {
             do {
                 return try await attemptTransaction(isolation: isolation, rollbackOnly: rollbackOnly, body)
             } catch let failure as TransactionAttemptFailure {
-                guard attempt < maxAttempts, failure.isRetryable else { throw failure.underlying }
+                guard attempt < maxAttempts, failure.isRetryable, !(lostAConnection && failure.isConnectionLoss) else {
+                    throw failure.underlying
+                }
+                lostAConnection = lostAConnection || failure.isConnectionLoss
                 logger.debug("retrying transaction", metadata: [
                     "db.attempt": "\(attempt)", "db.error_code": "\((failure.underlying as? PostgresError)?.code.raw ?? "")",
                 ])
@@ -216,6 +224,15 @@ struct TransactionAttemptFailure: Error {
         case .serializationFailure, .deadlockDetected:
             // Reported at any statement or at COMMIT: either way nothing was committed.
             return true
+        default:
+            return isConnectionLoss
+        }
+    }
+
+    /// Whether the attempt's connection was lost (or refused) before COMMIT was sent.
+    var isConnectionLoss: Bool {
+        guard let error = underlying as? PostgresError else { return false }
+        switch error.code {
         case .poolTimeout, .poolShutDown:
             return false
         default:

@@ -181,6 +181,37 @@ import Testing
         }
     }
 
+    /// A second lost connection in one call is the database being away, not a stale connection.
+    @Test func aConnectionLostTwiceIsRetriedOnlyOnce() async throws {
+        try await TestCluster.withPool(size: 1) { pool in
+            let attempts = AttemptCounter()
+            let error = try await #require(throws: PostgresError.self) {
+                try await pool.withRetryingTransaction { connection in
+                    _ = await attempts.next()
+                    try await connection.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+                }
+            }
+            #expect(error.isConnectionError)
+            #expect(await attempts.count == 2)
+        }
+    }
+
+    @Test func serializationFailuresAfterALostConnectionAreStillRetried() async throws {
+        try await TestCluster.withPool(size: 1) { pool in
+            let attempts = AttemptCounter()
+            try await pool.withRetryingTransaction { connection in
+                switch await attempts.next() {
+                case 1: try await connection.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+                case 2, 3:
+                    try await connection.execute(
+                        "DO $$ BEGIN RAISE EXCEPTION 'collided' USING ERRCODE = 'serialization_failure'; END $$")
+                default: break
+                }
+            }
+            #expect(await attempts.count == 4)
+        }
+    }
+
     @Test func retriesStopAtMaxAttemptsWithTheLastError() async throws {
         try await TestCluster.withPool { pool in
             let attempts = AttemptCounter()
