@@ -140,6 +140,19 @@ public final class EmbeddedPgBouncer: Sendable {
         if Self.isRunning(pid) { kill(pid, SIGKILL) }
     }
 
+    /// Holds every client's next query until ``resume()`` (`SIGUSR1`, PgBouncer's `PAUSE`): the
+    /// transactions under way end, the pooler lets go of its server connections, and queries
+    /// wait, failing after `query_wait_timeout`. What an operator does around PostgreSQL's
+    /// maintenance.
+    public func pause() {
+        if let pid = Self.pid(inFile: pidFile) { kill(pid, SIGUSR1) }
+    }
+
+    /// Lets the queries a ``pause()`` held go on (`SIGUSR2`, PgBouncer's `RESUME`).
+    public func resume() {
+        if let pid = Self.pid(inFile: pidFile) { kill(pid, SIGUSR2) }
+    }
+
     /// The signal that asks the running PgBouncer for `mode`.
     func signal(for mode: ShutdownMode) -> Int32 {
         switch mode {

@@ -13,6 +13,9 @@ struct OutageDrill {
     let server: TestServer
     /// Names the drill in what it prints.
     let name: String
+    /// How long a request may take before it counts as a hang: ``OutageLoad``'s default, or
+    /// longer where the outage holds requests by design (a paused pooler).
+    var requestTimeout = OutageLoad.defaultRequestTimeout
 
     static let devices = 6
     /// A liveness bound for waiting on the load or the recovery, not a performance assertion.
@@ -23,7 +26,7 @@ struct OutageDrill {
     /// every account and purchase answered 2xx is stored.
     func run(interrupt: () async throws -> Void, restore: () async throws -> Void) async throws {
         let ledger = OutageLedger()
-        let load = OutageLoad(server: server, ledger: ledger)
+        let load = OutageLoad(server: server, ledger: ledger, requestTimeout: requestTimeout)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for device in 0..<Self.devices {
                 group.addTask { await load.runDevice(device) }
@@ -34,9 +37,9 @@ struct OutageDrill {
             try await interrupt()
             await ledger.enter(.down)
             try await waitFor("503s during the outage") { await ledger.downAnswers >= 3 * Self.devices }
-            let ready = try await server.send("GET", "/health/ready", timeout: OutageLoad.requestTimeout)
+            let ready = try await server.send("GET", "/health/ready", timeout: requestTimeout)
             #expect(ready.status == 503 && ready.header("Content-Type") == "application/problem+json")
-            let live = try await server.send("GET", "/health/live", timeout: OutageLoad.requestTimeout)
+            let live = try await server.send("GET", "/health/live", timeout: requestTimeout)
             #expect(live.status == 200, "the process itself stays live")
 
             await ledger.enter(.after)

@@ -17,7 +17,11 @@ import Testing
         try await withPooler(named: "outage-\(mode)") { pooler, pooled, _, _ in
             try await withLiveServer(database: pooled, configure: Self.throughThePooler) { server in
                 try await OutageDrill(server: server, name: "PoolerOutageTests (\(mode))").run(
-                    interrupt: { await pooler.stop(mode: mode) }, restore: { try await pooler.start() })
+                    interrupt: {
+                        await pooler.stop(mode: mode)
+                        try await Self.outlastTheTrustWindow()
+                    },
+                    restore: { try await pooler.start() })
             }
         }
     }
@@ -44,8 +48,54 @@ import Testing
         try await withPooler(named: "behind-\(mode)", options: options, pooling: pooling) { pooler, pooled, _, cluster in
             try await withLiveServer(database: pooled, configure: Self.throughThePooler) { server in
                 try await OutageDrill(server: server, name: "PoolerOutageTests (PostgreSQL \(mode))").run(
-                    interrupt: { try await cluster.stop(mode: mode) }, restore: { try await cluster.start() })
+                    interrupt: {
+                        try await cluster.stop(mode: mode)
+                        try await Self.outlastTheTrustWindow()
+                    },
+                    restore: { try await cluster.start() })
             }
+        }
+    }
+
+    /// The pooler paused (`PAUSE`, as around PostgreSQL's maintenance) and resumed under
+    /// load. It holds every query meanwhile and fails each after its `query_wait_timeout`: a
+    /// request answers 503 once a query it needed was held that long (a few seconds when it
+    /// waited for a connection the pooler held too, so hangs count from 15 s here), never 2xx
+    /// while the pause lasts; once resumed, the load goes on with nothing lost.
+    @Test func requestsAnswer503WhileThePoolerIsPausedAndGoOnOnceItResumes() async throws {
+        var pooling = EmbeddedPgBouncer.Options()
+        pooling.queryWaitTimeoutSeconds = 1
+        try await withPooler(named: "paused", pooling: pooling) { pooler, pooled, _, _ in
+            try await withLiveServer(database: pooled, configure: Self.throughThePooler) { server in
+                var drill = OutageDrill(server: server, name: "PoolerOutageTests (paused)")
+                drill.requestTimeout = .seconds(15)
+                try await drill.run(
+                    interrupt: {
+                        pooler.pause()
+                        try await Self.waitFor("the pooler to take the signal") { pooler.logText.contains("pausing all activity") }
+                        try await Self.outlastTheTrustWindow()
+                    },
+                    restore: { pooler.resume() })
+            }
+        }
+    }
+
+    /// Waits until the server's caches answer no more: a polling server serves what its last
+    /// successful poll confirmed for three polling intervals (its `trustWindow`), so a lookup
+    /// of a cached account may answer 200 that long after the database went away. No poll can
+    /// succeed once it is away, so this much later every cache is off.
+    private static func outlastTheTrustWindow() async throws {
+        try await Task.sleep(for: .milliseconds(3 * pollMilliseconds + 200))
+    }
+
+    private static func waitFor(_ what: String, _ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("gave up waiting for \(what)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -114,9 +164,12 @@ import Testing
         }
     }
 
+    /// The servers' poll interval.
+    static let pollMilliseconds = 100
+
     /// Transaction pooling, no direct connection for `LISTEN`: changes are polled for.
     @Sendable static func throughThePooler(_ settings: inout ServerConfiguration) {
         settings.database.poolMode = .transaction
-        settings.databaseChangePollMilliseconds = 100
+        settings.databaseChangePollMilliseconds = pollMilliseconds
     }
 }
