@@ -62,7 +62,7 @@ public final class EmbeddedPgBouncer: Sendable {
     private let logger: Logger
     /// The running executable's `major.minor`, read by ``start()``: the signal of an immediate
     /// shutdown changed in 1.23.
-    private let version = NIOLockedValueBox<(Int, Int)?>(nil)
+    let version = NIOLockedValueBox<(Int, Int)?>(nil)
 
     /// Describes a pooler in front of `server`; nothing happens on disk until ``start()``.
     ///
@@ -88,7 +88,7 @@ public final class EmbeddedPgBouncer: Sendable {
         return configuration
     }
 
-    private var pidFile: String { directory.appendingPathComponent("pgbouncer.pid").path }
+    var pidFile: String { directory.appendingPathComponent("pgbouncer.pid").path }
     private var logFile: String { directory.appendingPathComponent("pgbouncer.log").path }
     private var socketFile: String { directory.appendingPathComponent(".s.PGSQL.\(options.port)").path }
 
@@ -115,89 +115,6 @@ public final class EmbeddedPgBouncer: Sendable {
             throw EmbeddedPostgresError.commandFailed(command: "pgbouncer", status: -1, output: "no socket after 10 s\n" + log)
         }
         logger.debug("PgBouncer running", metadata: ["db.pooler_directory": "\(directory.path)"])
-    }
-
-    /// How PgBouncer is told to stop.
-    public enum ShutdownMode: String, Sendable, Hashable, CaseIterable {
-        /// Lets the transactions under way end, holding new ones back, then closes every
-        /// connection (`SIGINT`: PgBouncer's `PAUSE`, then `SHUTDOWN`).
-        case safe
-        /// Closes every connection at once, transactions under way included: `SIGTERM` before
-        /// PgBouncer 1.23, `SIGQUIT` from it (where `SIGTERM` waits for every client to leave).
-        case immediate
-    }
-
-    /// Stops PgBouncer and waits for it to exit, killing it when it has not after ten seconds.
-    /// It can be started again with ``start()``, on the same socket.
-    ///
-    /// - Parameter mode: ``ShutdownMode/immediate`` by default.
-    public func stop(mode: ShutdownMode = .immediate) async {
-        guard let pid = Self.pid(inFile: pidFile) else { return }
-        kill(pid, signal(for: mode))
-        for _ in 0..<200 where Self.isRunning(pid) {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        if Self.isRunning(pid) { kill(pid, SIGKILL) }
-    }
-
-    /// Holds every client's next query until ``resume()`` (`SIGUSR1`, PgBouncer's `PAUSE`): the
-    /// transactions under way end, the pooler lets go of its server connections, and queries
-    /// wait, failing after `query_wait_timeout`. What an operator does around PostgreSQL's
-    /// maintenance.
-    public func pause() {
-        if let pid = Self.pid(inFile: pidFile) { kill(pid, SIGUSR1) }
-    }
-
-    /// Lets the queries a ``pause()`` held go on (`SIGUSR2`, PgBouncer's `RESUME`).
-    public func resume() {
-        if let pid = Self.pid(inFile: pidFile) { kill(pid, SIGUSR2) }
-    }
-
-    /// The signal that asks the running PgBouncer for `mode`.
-    func signal(for mode: ShutdownMode) -> Int32 {
-        switch mode {
-        case .safe: SIGINT
-        case .immediate: version.withLockedValue { $0 ?? (1, 0) } >= (1, 23) ? SIGQUIT : SIGTERM
-        }
-    }
-
-    /// `major.minor` from `pgbouncer --version` (its first line reads `PgBouncer 1.18.0`).
-    static func version(in output: String) -> (Int, Int)? {
-        guard let line = output.split(whereSeparator: \.isNewline).first,
-            let number = line.split(separator: " ").dropFirst().first
-        else { return nil }
-        let parts = number.split(separator: ".").prefix(2).compactMap { Int($0) }
-        return parts.count == 2 ? (parts[0], parts[1]) : nil
-    }
-
-    /// Whether `pid` is a live process (a zombie, exited but not yet reaped by its parent, is not).
-    static func isRunning(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
-        return !(status.split(separator: ")").last?.hasPrefix(" Z") ?? false)
-    }
-
-    /// Starts a throwaway pooler for this process in front of `server`, stopped and removed
-    /// when the process exits.
-    ///
-    /// - Parameters:
-    ///   - prefix: The directory name's prefix; the directory is `<temporary directory>/<prefix>-<pid>`.
-    ///   - server: The cluster behind it.
-    ///   - options: The settings.
-    ///   - logger: Receives debug messages.
-    /// - Returns: The running pooler.
-    /// - Throws: What ``start()`` throws.
-    public static func temporary(
-        prefix: String, server: EmbeddedPostgres, options: Options = Options(), logger: Logger
-    ) async throws -> EmbeddedPgBouncer {
-        let parent = FileManager.default.temporaryDirectory.standardizedFileURL
-        TemporaryPoolers.removeAbandoned(in: parent, prefix: prefix)
-        let directory = parent.appendingPathComponent("\(prefix)-\(getpid())")
-        try? FileManager.default.removeItem(at: directory)
-        let pooler = EmbeddedPgBouncer(directory: directory, server: server, options: options, logger: logger)
-        TemporaryPoolers.register(pidFile: pooler.pidFile, directory: directory.path) { pooler.signal(for: .immediate) }
-        try await pooler.start()
-        return pooler
     }
 
     private var settingsFile: String { directory.appendingPathComponent("pgbouncer.ini").path }
@@ -259,51 +176,5 @@ public final class EmbeddedPgBouncer: Sendable {
             let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1
         else { return nil }
         return pid
-    }
-}
-
-/// Poolers to stop and delete when the process exits.
-enum TemporaryPoolers {
-    private typealias Entry = (pidFile: String, directory: String, immediateStop: @Sendable () -> Int32)
-    private static let entries = NIOLockedValueBox<[Entry]>([])
-    private static let installHook: Void = {
-        atexit {
-            TemporaryPoolers.destroyAll()
-        }
-    }()
-
-    /// - Parameter immediateStop: The signal of an immediate shutdown for this pooler's version.
-    static func register(pidFile: String, directory: String, immediateStop: @escaping @Sendable () -> Int32) {
-        _ = installHook
-        entries.withLockedValue { $0.append((pidFile, directory, immediateStop)) }
-    }
-
-    private static func destroyAll() {
-        for entry in entries.withLockedValue({ $0 }) {
-            destroy(pidFile: entry.pidFile, directory: entry.directory, signal: entry.immediateStop())
-        }
-    }
-
-    /// Sends PgBouncer `signal` and waits up to two seconds for it to go (it writes its log as it
-    /// leaves), then deletes the directory. `SIGTERM`, an abandoned pooler's, stops every
-    /// version at once when, as there, no client is left.
-    private static func destroy(pidFile: String, directory: String, signal: Int32 = SIGTERM) {
-        if let pid = EmbeddedPgBouncer.pid(inFile: pidFile), kill(pid, signal) == 0 {
-            for _ in 0..<40 where EmbeddedPgBouncer.isRunning(pid) {
-                usleep(50_000)
-            }
-        }
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// Stops and deletes the `<prefix>-<pid>` poolers of processes that are gone (crashed, killed).
-    static func removeAbandoned(in parent: URL, prefix: String) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
-        for name in names where name.hasPrefix(prefix + "-") {
-            guard let owner = Int32(name.dropFirst(prefix.count + 1)), owner != getpid() else { continue }
-            if kill(owner, 0) == 0 || errno == EPERM { continue }
-            let directory = parent.appendingPathComponent(name).path
-            destroy(pidFile: directory + "/pgbouncer.pid", directory: directory)
-        }
     }
 }
