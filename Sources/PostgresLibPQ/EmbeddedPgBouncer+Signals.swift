@@ -68,4 +68,12 @@ extension EmbeddedPgBouncer {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
         return !(status.split(separator: ")").last?.hasPrefix(" Z") ?? false)
     }
+
+    /// The pid a pid file names, if it names one.
+    static func pid(inFile path: String) -> pid_t? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1
+        else { return nil }
+        return pid
+    }
 }

@@ -1,13 +1,6 @@
 public import Foundation
 public import Logging
 internal import NIOConcurrencyHelpers
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 /// A private PgBouncer in front of an ``EmbeddedPostgres``, listening on a unix socket only,
 /// for tests and benchmarks of a server that runs behind a connection pooler.
@@ -169,12 +162,5 @@ public final class EmbeddedPgBouncer: Sendable {
                 output: "error: not found in \(candidates.joined(separator: ", ")); install it (scripts/install-deps.sh)")
         }
         return found
-    }
-
-    static func pid(inFile path: String) -> pid_t? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1
-        else { return nil }
-        return pid
     }
 }
