@@ -7,10 +7,11 @@ import StoreSyncServer
 import StoreSyncTesting
 import Testing
 
-/// PgBouncer, in front of a server in transaction pooling (DESIGN §7), stopped and started
-/// again under load, in each of its shutdown modes (``OutageDrill``): PostgreSQL keeps running,
-/// and the server, which reaches it only through the pooler, hears of changes by polling.
-/// Pooler and cluster are the test's own.
+/// A server in transaction pooling (DESIGN §7), which reaches PostgreSQL only through PgBouncer
+/// and hears of changes by polling, under the outage drill (``OutageDrill``) while the pooler
+/// is stopped in each of its shutdown modes, while PostgreSQL behind it is, and while the
+/// pooler is paused; and a refund made while the pooler is away, never served from the cache
+/// once it is back. Pooler and cluster are each test's own.
 @Suite(.serialized) struct PoolerOutageTests {
     @Test(arguments: EmbeddedPgBouncer.ShutdownMode.allCases)
     func requestsAnswer503WhileThePoolerIsDownAndTheServerRecoversWithNothingLost(mode: EmbeddedPgBouncer.ShutdownMode) async throws {
@@ -72,7 +73,8 @@ import Testing
                 try await drill.run(
                     interrupt: {
                         pooler.pause()
-                        try await Self.waitFor("the pooler to take the signal") { pooler.logText.contains("pausing all activity") }
+                        let paused = try await eventually(within: .seconds(10)) { pooler.logText.contains("pausing all activity") }
+                        try #require(paused, "PgBouncer takes the signal to pause")
                         try await Self.outlastTheTrustWindow()
                     },
                     restore: { pooler.resume() })
@@ -86,17 +88,6 @@ import Testing
     /// succeed once it is away, so this much later every cache is off.
     private static func outlastTheTrustWindow() async throws {
         try await Task.sleep(for: .milliseconds(3 * pollMilliseconds + 200))
-    }
-
-    private static func waitFor(_ what: String, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("gave up waiting for \(what)")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
     }
 
     /// Instance A, behind the pooler, holds an account's snapshot in its cache; the pooler goes
