@@ -6,7 +6,8 @@ import Testing
 @testable import PostgresLibPQ
 
 /// PgBouncer stopped under a connection pool and started again: what each shutdown mode does
-/// to a transaction under way, and a pool that goes on by itself once the pooler is back.
+/// to a transaction under way, and a pool that goes on by itself once the pooler is back; and
+/// PostgreSQL stopped behind the pooler, whose errors the pool reads as connection errors.
 @Suite(.serialized) struct PoolerRestartTests {
     /// A liveness bound for the pool's recovery, not a performance assertion.
     static let patience: Duration = .seconds(30)
