@@ -46,7 +46,7 @@ extension Setting {
         "database.poolSize", "DATABASE_POOL_SIZE", "PostgreSQL connections per server (default 8)")
     static let databasePoolMode = Setting(
         "database.poolMode", "DATABASE_POOL_MODE",
-        "session (default) or transaction: DATABASE_URL and DATABASE_READ_URL are PgBouncer with pool_mode = transaction")
+        "session (default) or transaction: DATABASE_URL and DATABASE_READ_URL are PgBouncer with pool_mode = transaction (set its query_wait_timeout and server_login_retry low, or requests hang while PostgreSQL restarts)")
     static let databaseReadURL = Setting(
         "database.readUrl", "DATABASE_READ_URL",
         "a hot standby that serves entitlement lookups, never older than what the device has seen; unset: the primary")
