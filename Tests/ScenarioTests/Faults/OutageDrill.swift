@@ -91,14 +91,8 @@ struct OutageDrill {
         }
     }
 
+    /// Waits until `condition` holds, failing the test (and ending the drill) after ``patience``.
     private func waitFor(_ what: String, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + Self.patience
-        while await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("gave up waiting for \(what) after \(Self.patience)")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try #require(try await eventually(within: Self.patience, condition), "gave up waiting for \(what) after \(Self.patience)")
     }
 }
