@@ -43,20 +43,28 @@ public enum RFC3339Timestamp {
         let (wholeSeconds, millisecond) = floorDivide(milliseconds, by: 1000)
         let (days, secondOfDay) = floorDivide(wholeSeconds, by: 86_400)
         let civil = CivilDate(daysSince1970: days)
-        appendDigits(civil.year, count: 4, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendDigits(civil.month, count: 2, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendDigits(civil.day, count: 2, to: &text)
-        text.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, count: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay / 60 % 60, count: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, count: 2, to: &text)
-        text.append(UInt8(ascii: "."))
-        appendDigits(millisecond, count: 3, to: &text)
-        text.append(UInt8(ascii: "Z"))
+        // Spelled into 24 bytes on the stack and appended at once: a snapshot writes five dates
+        // per purchase, and a digit at a time each paid a division by a divisor the compiler
+        // could not see and a capacity check of `text`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { spelling in
+            put(civil.year / 100, at: 0, in: spelling)
+            put(civil.year % 100, at: 2, in: spelling)
+            spelling[4] = UInt8(ascii: "-")
+            put(civil.month, at: 5, in: spelling)
+            spelling[7] = UInt8(ascii: "-")
+            put(civil.day, at: 8, in: spelling)
+            spelling[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, at: 11, in: spelling)
+            spelling[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, at: 14, in: spelling)
+            spelling[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, at: 17, in: spelling)
+            spelling[19] = UInt8(ascii: ".")
+            spelling[20] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millisecond / 100)
+            put(millisecond % 100, at: 21, in: spelling)
+            spelling[23] = UInt8(ascii: "Z")
+            text.append(contentsOf: spelling)
+        }
         return true
     }
 
@@ -90,12 +98,9 @@ public enum RFC3339Timestamp {
         return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
     }
 
-    private static func appendDigits(_ value: Int64, count: Int, to text: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<count { divisor *= 10 }
-        while divisor > 0 {
-            text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
-        }
+    /// Writes `value` (0–99) as two digits at `index`.
+    private static func put(_ value: Int64, at index: Int, in spelling: UnsafeMutableBufferPointer<UInt8>) {
+        spelling[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+        spelling[index + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
     }
 }
