@@ -117,12 +117,30 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         if let password { parameters.append(("password", password)) }
         if !usesUnixSocket {
             parameters.append(("sslmode", sslMode.rawValue))
-            // A peer that vanishes without closing (a partition, a dead host) is noticed in
-            // about a minute instead of the kernel's two hours, so no caller hangs forever.
-            parameters += [("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3")]
+            parameters += Self.deadPeerDetection
         }
         return parameters
     }
+
+    /// How a TCP connection notices a peer that vanished without closing it (a partition, a
+    /// dead host, a standby's machine lost): in about a minute, instead of hanging its caller for
+    /// the kernel's defaults.
+    ///
+    /// Two cases, two settings. Waiting for an answer, nothing is in flight: keepalive probes
+    /// go out after 30 s of silence, 10 s apart, and the connection closes once a minute has
+    /// passed without a word from the peer (without them, two hours). A statement sent into the
+    /// void is in flight: no probe is sent while data waits to be acknowledged, and the kernel
+    /// would retransmit it for about fifteen minutes; `tcp_user_timeout` closes the connection
+    /// once sent data has waited a minute for its acknowledgement (on Linux it also bounds the
+    /// probing at that minute). A healthy server's kernel acknowledges within milliseconds
+    /// however long the statement runs, and this library pipelines a statement only behind
+    /// statements that take no time (BEGIN, its settings, a preparation), so the backend is
+    /// reading whatever it sends: no legitimate statement, a migration's included, comes near
+    /// that bound.
+    static let deadPeerDetection: [(String, String)] = [
+        ("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3"),
+        ("tcp_user_timeout", "60000"),
+    ]
 }
 
 extension PostgresConfiguration {
