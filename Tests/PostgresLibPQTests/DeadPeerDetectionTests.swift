@@ -1,11 +1,15 @@
-import CLibPQ
+internal import CLibPQ
+#if canImport(Glibc)
 import Glibc
+#endif
 @testable import PostgresLibPQ
 import Testing
 
 /// What the kernel is told about a TCP connection to PostgreSQL, read back from libpq's own
 /// socket: a peer that vanishes without closing the connection must not hang its caller.
 @Suite struct DeadPeerDetectionTests {
+    #if os(Linux)
+    // TCP_USER_TIMEOUT is Linux's; elsewhere libpq ignores `tcp_user_timeout`.
     @Test func aTCPConnectionIsClosedAMinuteAfterItsPeerFallsSilent() throws {
         let listener = try SilentListener()
         defer { close(listener.descriptor) }
@@ -21,6 +25,7 @@ import Testing
         #expect(try socket.option(Int32(IPPROTO_TCP), TCP_KEEPINTVL) == 10)
         #expect(try socket.option(Int32(IPPROTO_TCP), TCP_KEEPCNT) == 3)
     }
+    #endif
 
     @Test func aUnixSocketConnectionIsGivenNoTCPSettings() throws {
         let configuration = try PostgresConfiguration(url: "postgres://app@/db?host=/var/run/postgresql")
@@ -30,6 +35,7 @@ import Testing
     }
 }
 
+#if os(Linux)
 /// A TCP socket on 127.0.0.1 that listens and never answers: the kernel completes a connection
 /// to it, so libpq's socket exists with every option set, and the handshake never goes further.
 private struct SilentListener {
@@ -100,3 +106,4 @@ private struct SocketCallFailed: Error {
 private struct LibPQRefused: Error {
     let reason: String
 }
+#endif
