@@ -10,7 +10,7 @@ import Testing
 @Suite struct DeadPeerDetectionTests {
     #if os(Linux)
     // TCP_USER_TIMEOUT is Linux's; elsewhere libpq ignores `tcp_user_timeout`.
-    @Test func aTCPConnectionIsClosedAMinuteAfterItsPeerFallsSilent() throws {
+    @Test func aTCPConnectionAsksTheKernelToCloseItAMinuteAfterItsPeerFallsSilent() throws {
         let listener = try SilentListener()
         defer { close(listener.descriptor) }
         let configuration = try PostgresConfiguration(url: "postgres://nobody@127.0.0.1:\(listener.port)/db?sslmode=disable")
@@ -75,7 +75,7 @@ private struct ConnectingSocket {
         let started = withCStringArray(parameters.map(\.0)) { keywords in
             withCStringArray(parameters.map(\.1)) { values in PQconnectStartParams(keywords, values, 0) }
         }
-        guard let started else { throw SocketCallFailed(call: "PQconnectStartParams", errno: 0) }
+        guard let started else { throw LibPQRefused(reason: "libpq could not allocate a connection") }
         guard PQstatus(started) != CONNECTION_BAD, PQsocket(started) >= 0 else {
             let reason = String(cString: PQerrorMessage(started))
             PQfinish(started)
