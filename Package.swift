@@ -235,6 +235,7 @@ let package = Package(
                 "AppStorePayloads",
                 "AppStoreVerification",
                 "PostgresLibPQ",
+                "PostgresLibPQTesting",
                 "StoreSyncAPI",
                 "StoreSyncCore",
                 "StoreSyncServer",

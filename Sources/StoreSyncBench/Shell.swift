@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLibPQ
+import PostgresLibPQTesting
 
 /// Runs the load tools (pgbench, wrk, ps) and returns what they print.
 enum Shell {
@@ -35,11 +36,12 @@ enum Shell {
         try process.run()
         // Read before waiting: a full pipe would block the child forever.
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        // Not `waitUntilExit`, which on Linux has been seen never to return for a child that ended.
+        let status = ChildExit.wait(for: process)
         let errors = (try? Data(contentsOf: errorsFile)) ?? Data()
-        guard process.terminationStatus == 0 else {
+        guard status == 0 else {
             throw BenchError(
-                "\(program) exited with status \(process.terminationStatus): "
+                "\(program) exited with status \(status): "
                     + (String(data: errors, encoding: .utf8) ?? ""))
         }
         return String(decoding: output, as: UTF8.self)
