@@ -48,7 +48,8 @@ extension AppStoreServerAPIStandInEngine {
                 sendAttempts: notification.sendAttempts.map(Attempt.init)))
     }
 
-    /// Posts `{signedPayload}` to the app's notification URL, as the App Store does.
+    /// Posts `{signedPayload}` to the app's notification URL, as the App Store does. The wait
+    /// is long enough that a server slowed by the rest of the suite still counts as answering.
     private func deliver(_ signedPayload: String, to url: URL) async -> AppStoreSendAttemptResult {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
@@ -56,7 +57,7 @@ extension AppStoreServerAPIStandInEngine {
         let body = (try? JSONEncoder().encode(["signedPayload": signedPayload])) ?? Data()
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
-            let response = try await TestHTTPClient.shared.execute(request, timeout: .seconds(10))
+            let response = try await TestHTTPClient.shared.execute(request, timeout: .seconds(60))
             _ = try? await response.body.collect(upTo: 1024 * 1024)
             return (200..<300).contains(response.status.code) ? .success : .unsuccessfulHTTPResponseCode
         } catch {

@@ -21,10 +21,14 @@ import Testing
         return entry
     }
 
+    /// A verifier of `standIn`. The default timeouts are far above what an answer takes: the
+    /// stand-in answers from the same process as the rest of the suite, and on a machine busy
+    /// with it (two cores, a full run) an answer once took over 5 s, the attempt timed out and
+    /// was sent again, and every test counting requests saw two. The tests of timeouts set their own.
     static func verifier(
         _ standIn: AppStoreReceiptStandIn,
-        timeout: Duration = .seconds(5),
-        totalTimeout: Duration = .seconds(60),
+        timeout: Duration = .seconds(60),
+        totalTimeout: Duration = .seconds(180),
         maxAttempts: Int = 3,
         productTypes: [String: ProductType] = ["com.example.lifetime": .nonConsumable],
         firstEnvironment: AppStoreEnvironment = .production
