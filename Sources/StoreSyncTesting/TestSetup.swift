@@ -71,6 +71,12 @@ public struct TestSetup: Sendable {
         configuration.databasePoolSize = 4
         configuration.schemaDirectory = TestDatabase.schemaDirectory.path
         configuration.logLevel = .error
+        // Receipt stand-ins run in the test process, on the cooperative threads the whole
+        // suite shares: on two busy cores an answer can take longer than the product's 10 s,
+        // and the retry that follows would add a request to what a test counts. Tests of the
+        // timeouts set their own.
+        configuration.verifyReceiptRequestTimeout = .seconds(60)
+        configuration.verifyReceiptTotalTimeout = .seconds(180)
         configure(&configuration)
         try configuration.validate()
 

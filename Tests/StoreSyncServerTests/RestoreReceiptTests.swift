@@ -143,6 +143,29 @@ import Testing
         }
     }
 
+    /// The server's receipt timeouts bound the restore: an endpoint slower than one request's
+    /// timeout is asked again, and the device gets its 503 once the whole verification's
+    /// time is up, not when Apple's answer finally comes.
+    @Test func anEndpointSlowerThanTheTimeoutsIsAskedAgainThenTheRestoreIsA503() async throws {
+        try await withReceiptServer(
+            reply: { _ in .delayed(.seconds(5), .status(0)) },
+            configure: {
+                $0.verifyReceiptRequestTimeout = .milliseconds(300)
+                $0.verifyReceiptTotalTimeout = .milliseconds(1_500)
+            }
+        ) { server, standIn in
+            let account = try await server.signUp()
+            let lifetime = server.entry(TestPurchases.record(purchased: server.clock.now()))
+
+            let response = try await Self.restore([lifetime], on: server, token: account.token)
+
+            #expect(response.status == 503)
+            #expect(response.header("Retry-After") != nil)
+            #expect(try await server.count("transactions") == 0)
+            #expect(await standIn.requests.count >= 2, "the request that timed out was sent again")
+        }
+    }
+
     /// Bounds: the body limit (413) first, then verifyReceipt's own limit on a receipt, checked
     /// before Apple is asked; text that is not base64 is refused unsent too.
     @Test func aReceiptTooLargeOrNotBase64IsRefusedUnsentNamingTheReceipt() async throws {

@@ -125,7 +125,7 @@ import Testing
                 #expect(appended.count == 8)
                 let clock = app.clock
                 // Retries come due as the clock moves, but never while an attempt is under way: a
-                // claim is held for three request timeouts of this clock (15 s), and ticking past
+                // claim is held for three request timeouts of this clock (180 s), and ticking past
                 // that while a slow request is still out (a loaded machine) would let the delivery
                 // be claimed and sent again. One tick (5 s) cannot end a claim made meanwhile.
                 let ticking = Task {

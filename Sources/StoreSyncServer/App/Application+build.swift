@@ -170,7 +170,8 @@ struct AppDependencies: Sendable {
         let verifier = SignedDataVerifier(configuration: try Self.verifierConfiguration(configuration), logger: logger)
         let receipts = ReceiptVerifierConfiguration(
             bundleId: configuration.bundleId, productionURL: configuration.verifyReceiptURL,
-            sandboxURL: configuration.verifyReceiptSandboxURL, sharedSecret: configuration.sharedSecret)
+            sandboxURL: configuration.verifyReceiptSandboxURL, sharedSecret: configuration.sharedSecret,
+            timeout: configuration.verifyReceiptRequestTimeout, totalTimeout: configuration.verifyReceiptTotalTimeout)
         let signer: SnapshotSigner
         do {
             signer = try SnapshotSigner(rawKey: configuration.signingKey, logger: logger)

@@ -46,6 +46,13 @@ public struct ServerConfiguration: Sendable {
     public var verifyReceiptURL = URL(string: "https://buy.itunes.apple.com/verifyReceipt")!
     public var verifyReceiptSandboxURL = URL(string: "https://sandbox.itunes.apple.com/verifyReceipt")!
     public var sharedSecret: String?
+    /// The most one request to `verifyReceipt` may take before it is sent again. Not a
+    /// setting: tests that count the requests a stand-in in their own process saw lengthen it,
+    /// so a machine the suite has slowed does not read as an endpoint that answered nothing.
+    public var verifyReceiptRequestTimeout: Duration = .seconds(10)
+    /// The most one receipt's verification may take in all, attempts and waits included (not
+    /// a setting, as ``verifyReceiptRequestTimeout``).
+    public var verifyReceiptTotalTimeout: Duration = .seconds(15)
     /// A JSON catalog file loaded at start.
     public var catalogPath: String?
     public var offlineGraceSeconds = 259_200
