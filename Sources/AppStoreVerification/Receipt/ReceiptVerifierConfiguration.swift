@@ -7,6 +7,10 @@ public struct ReceiptVerifierConfiguration: Sendable {
     public static let appleProductionURL = appleURL("https://buy.itunes.apple.com/verifyReceipt")
     /// Apple's sandbox endpoint.
     public static let appleSandboxURL = appleURL("https://sandbox.itunes.apple.com/verifyReceipt")
+    /// The default of ``timeout``.
+    public static let defaultTimeout = Duration.seconds(10)
+    /// The default of ``totalTimeout``.
+    public static let defaultTotalTimeout = Duration.seconds(15)
 
     /// The app's bundle id; a receipt of another bundle is refused.
     public var bundleId: String
@@ -58,8 +62,8 @@ public struct ReceiptVerifierConfiguration: Sendable {
         sandboxURL: URL = Self.appleSandboxURL,
         sharedSecret: String? = nil,
         excludeOldTransactions: Bool = false,
-        timeout: Duration = .seconds(10),
-        totalTimeout: Duration = .seconds(15),
+        timeout: Duration = Self.defaultTimeout,
+        totalTimeout: Duration = Self.defaultTotalTimeout,
         maxAttempts: Int = 3,
         retryBackoff: Duration = .milliseconds(500),
         productTypes: [String: ProductType] = [:],

@@ -1,3 +1,4 @@
+import AppStoreVerification
 public import Foundation
 public import Logging
 public import StoreSyncCore
@@ -43,16 +44,16 @@ public struct ServerConfiguration: Sendable {
     /// Under `transfer` and `transferIfNoActiveSubscription`: how long a purchase that moved
     /// between accounts stays put before a restore may move it again; 0 turns the wait off.
     public var transferCooldownSeconds = 86_400
-    public var verifyReceiptURL = URL(string: "https://buy.itunes.apple.com/verifyReceipt")!
-    public var verifyReceiptSandboxURL = URL(string: "https://sandbox.itunes.apple.com/verifyReceipt")!
+    public var verifyReceiptURL = ReceiptVerifierConfiguration.appleProductionURL
+    public var verifyReceiptSandboxURL = ReceiptVerifierConfiguration.appleSandboxURL
     public var sharedSecret: String?
     /// The most one request to `verifyReceipt` may take before it is sent again. Not a
     /// setting: tests that count the requests a stand-in in their own process saw lengthen it,
     /// so a machine the suite has slowed does not read as an endpoint that answered nothing.
-    public var verifyReceiptRequestTimeout: Duration = .seconds(10)
+    public var verifyReceiptRequestTimeout = ReceiptVerifierConfiguration.defaultTimeout
     /// The most one receipt's verification may take in all, attempts and waits included (not
     /// a setting, as ``verifyReceiptRequestTimeout``).
-    public var verifyReceiptTotalTimeout: Duration = .seconds(15)
+    public var verifyReceiptTotalTimeout = ReceiptVerifierConfiguration.defaultTotalTimeout
     /// A JSON catalog file loaded at start.
     public var catalogPath: String?
     public var offlineGraceSeconds = 259_200
