@@ -2,6 +2,7 @@ import AppStoreVerification
 public import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import StoreSyncCore
 
 /// A local stand-in for Apple's two verifyReceipt endpoints, on 127.0.0.1 and a free port,
@@ -78,7 +79,9 @@ public final class AppStoreReceiptStandIn: Sendable {
         case .httpStatus(let code):
             return Response(status: .init(code: code))
         case .delayed(let wait, let then):
-            try await Task.sleep(for: wait)
+            // Once the test is over and its stand-in stops, the reply goes at once (to a
+            // client that has usually given up) rather than holding the stop for the delay.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
             return try await response(for: then)
         }
     }
