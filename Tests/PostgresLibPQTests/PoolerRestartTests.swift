@@ -10,7 +10,7 @@ import Testing
 /// PostgreSQL stopped behind the pooler, whose errors the pool reads as connection errors.
 @Suite(.serialized) struct PoolerRestartTests {
     /// A liveness bound for the pool's recovery, not a performance assertion.
-    static let patience: Duration = .seconds(30)
+    static let patience: Duration = .seconds(60)
 
     @Test func theVersionIsReadFromTheFirstLineOfItsReport() {
         #expect(EmbeddedPgBouncer.version(in: "PgBouncer 1.18.0\nlibevent 2.1.12-stable\n")! == (1, 18))

@@ -83,7 +83,7 @@ import Testing
                 return outcome
             }
             await backlog.responseArrived.wait()
-            let answeredWhileHeld = try await eventually(within: .seconds(20)) { answered.isSet }
+            let answeredWhileHeld = try await eventually(within: .seconds(60)) { answered.isSet }
             await backlog.release.open()
             #expect(answeredWhileHeld, "record() waited for the backlog's upload")
             guard case .acknowledged = try await purchase.value else {

@@ -25,10 +25,10 @@ import Testing
                 return page.value("storesync_change_feed_live")
             }
             do {
-                let listening = try await eventually(within: .seconds(30)) { try await live() == 1 }
+                let listening = try await eventually(within: .seconds(60)) { try await live() == 1 }
                 #expect(listening, "live once the listener is connected")
                 try await cluster.stop(mode: .fast)
-                let lost = try await eventually(within: .seconds(30)) { try await live() == 0 }
+                let lost = try await eventually(within: .seconds(60)) { try await live() == 0 }
                 #expect(lost, "0 while PostgreSQL is down: \(server.logTail())")
                 try await cluster.start()
                 let back = try await eventually { try await live() == 1 }

@@ -8,10 +8,10 @@ import StoreSyncTesting
 struct OutageLoad {
     let server: TestServer
     let ledger: OutageLedger
-    /// How long a request may take before it counts as a hang.
-    let requestTimeout: Duration
-    /// Longer than any healthy answer takes on a loaded machine, far shorter than a hang.
-    static let defaultRequestTimeout: Duration = .seconds(5)
+    /// How long a request may take before it counts as a hang: a liveness bound, not a
+    /// performance assertion. A full run on two busy cores once kept healthy sign-ups
+    /// (bcrypt) past the 5 s this was; how fast the 503s come is reported, not asserted.
+    static let requestTimeout: Duration = .seconds(60)
 
     /// One device: signs up (again until it works), then mostly buys and looks up, with a
     /// new account every few steps so sign-ups run throughout the outage too.
@@ -39,7 +39,7 @@ struct OutageLoad {
             email: "outage-\(device)-\(UUID().uuidString.prefix(8))@example.com", password: TestServer.password,
             deviceName: "device \(device)")
         let response = await send("sign-up") {
-            try await server.send("POST", "/v1/accounts", json: credentials, timeout: requestTimeout)
+            try await server.send("POST", "/v1/accounts", json: credentials, timeout: Self.requestTimeout)
         }
         guard let response, let session = try? response.decode(SessionResponse.self)
         else { return nil }
@@ -51,7 +51,7 @@ struct OutageLoad {
         let purchase = server.signer.signedPurchase(of: TestCatalog.lifetime, at: server.clock.now())
         let body = UploadTransactionRequest(signedTransaction: purchase.signedTransaction!)
         let response = await send("upload") {
-            try await server.send("POST", "/v1/transactions", token: session.token, json: body, timeout: requestTimeout)
+            try await server.send("POST", "/v1/transactions", token: session.token, json: body, timeout: Self.requestTimeout)
         }
         guard let response, let sync = try? response.decode(SyncResponse.self)
         else { return }
@@ -62,7 +62,7 @@ struct OutageLoad {
 
     private func lookUp(session: SessionResponse, device: Int) async {
         _ = await send("lookup") {
-            try await server.send("GET", "/v1/entitlements", token: session.token, timeout: requestTimeout)
+            try await server.send("GET", "/v1/entitlements", token: session.token, timeout: Self.requestTimeout)
         }
     }
 

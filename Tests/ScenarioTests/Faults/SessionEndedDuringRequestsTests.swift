@@ -37,7 +37,7 @@ import Testing
 
     private static let maxRounds = 300
     /// A liveness bound on the retries after a 503 while the server replaces its connections.
-    private static let patience: Duration = .seconds(30)
+    private static let patience: Duration = .seconds(60)
 
     @Test(arguments: Route.allCases, [SessionEndingProxy.Ending.drop, .poolerLostServer])
     func everyAnswerSucceedsOrIs503AndSentAgainSucceedsOnce(route: Route, ending: SessionEndingProxy.Ending) async throws {
