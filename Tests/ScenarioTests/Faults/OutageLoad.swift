@@ -9,8 +9,8 @@ struct OutageLoad {
     let server: TestServer
     let ledger: OutageLedger
     /// How long a request may take before it counts as a hang: a liveness bound, not a
-    /// performance assertion. A full run on two busy cores once kept healthy sign-ups
-    /// (bcrypt) past the 5 s this was; how fast the 503s come is reported, not asserted.
+    /// performance assertion. On a machine busy with the whole suite a healthy sign-up
+    /// (bcrypt) can take seconds; how fast the 503s come is reported, not asserted.
     static let requestTimeout: Duration = .seconds(60)
 
     /// One device: signs up (again until it works), then mostly buys and looks up, with a
