@@ -11,11 +11,10 @@ import Testing
     /// Connections arriving while the server stops are the case that once trapped the whole
     /// test process: a connection accepted but not yet handed to a handler when the server's
     /// task was cancelled ("Deinited NIOAsyncWriter without calling finish()"). Every round
-    /// ends its server while four clients connect as fast as they can. The process living
-    /// through the rounds, each `run` returning rather than failing, is what this checks; the
-    /// clients' count of connections made shows they were connecting while the server ran.
-    /// (Whether the port refuses connections afterwards is not asked: another test's server
-    /// may already have been given it.)
+    /// ends its server once four clients are connecting as fast as they can, and they go on
+    /// while it stops. The process living through the rounds, each `run` returning rather than
+    /// throwing, is what this checks. (Whether the port refuses connections afterwards is not
+    /// asked: another test's server may already have been given it.)
     @Test func aServerStoppedWhileClientsKeepConnectingEndsWithoutTakingTheProcessDown() async throws {
         let router = Router()
         router.get("ping") { _, _ in "pong" }
@@ -28,29 +27,24 @@ import Testing
                 await first.next()
                 return connectors
             }
-            var made = 0
             for connector in connectors {
                 connector.cancel()
-                made += await connector.value
+                await connector.value
             }
-            #expect(made > 0)
         }
     }
 
     /// Opens and closes connections to `port` until the task is cancelled or one is refused,
-    /// telling `connected` of each, and answers how many it made.
-    private static func connect(to port: Int, telling connected: AsyncStream<Void>.Continuation) async -> Int {
-        var made = 0
+    /// telling `connected` of each.
+    private static func connect(to port: Int, telling connected: AsyncStream<Void>.Continuation) async {
         while !Task.isCancelled {
             do {
                 try await openAndClose(port: port)
-                made += 1
                 connected.yield()
             } catch {
-                break
+                return
             }
         }
-        return made
     }
 
     private static func openAndClose(port: Int) async throws {
