@@ -17,7 +17,7 @@ struct BenchResults: Sendable {
     var uncached = LookupRuns()
     var restores: [RestoreBench.Timing] = []
     var mixed: MixedLoad.Result?
-    var history: [HistoryBench.Account] = []
+    var history = HistoryBench.Results()
     var mergeMilliseconds: [Double] = []
     var verificationsPerSecond = 0.0
     /// The server's resident memory, idle and phase by phase.

@@ -10,7 +10,9 @@ import StoreSyncTesting
 ///
 /// The accounts take turns, ``rounds`` times over: a slow stretch of the machine then slows
 /// every size alike instead of only the one it falls on, and the growth from one size to the
-/// next compares lookups made in the same conditions.
+/// next compares lookups made in the same conditions. A ``MachineTail`` job as long as the
+/// 1,000-purchase lookup's median takes a turn after them in every round, so the report can
+/// set that lookup's p99 beside the best this machine gives a fixed job of its length.
 struct HistoryBench {
     let server: ServerProcess
     let workspace: BenchWorkspace
@@ -22,13 +24,41 @@ struct HistoryBench {
         let label: String
         /// Versions the account holds.
         let records: Int
+        /// Whether the versions are one subscription's renewals rather than distinct purchases.
+        let isRenewalChain: Bool
         /// Server milliseconds (`Server-Timing`) of each lookup, every turn's.
         fileprivate(set) var serverMilliseconds: [Double] = []
         /// Milliseconds from request to the end of the answer, as the bench saw them.
         fileprivate(set) var clientMilliseconds: [Double] = []
         /// The snapshot's size as served.
         fileprivate(set) var snapshotBytes = 0
+
+        init(
+            label: String, records: Int, isRenewalChain: Bool, serverMilliseconds: [Double] = [],
+            clientMilliseconds: [Double] = [], snapshotBytes: Int = 0
+        ) {
+            self.label = label
+            self.records = records
+            self.isRenewalChain = isRenewalChain
+            self.serverMilliseconds = serverMilliseconds
+            self.clientMilliseconds = clientMilliseconds
+            self.snapshotBytes = snapshotBytes
+        }
+
+        /// Whether this is the account issue 28 holds to a p99: 1,000 distinct purchases.
+        var isTargetAccount: Bool { records == HistoryBench.targetPurchases && !isRenewalChain }
     }
+
+    /// What the phase measured.
+    struct Results: Sendable {
+        /// Each account's lookups, in the order of their sizes, the renewal chain last.
+        var accounts: [Account] = []
+        /// The fixed job beside the 1,000-purchase account's lookups; `nil` without that account.
+        var machineTail: MachineTail?
+    }
+
+    /// The purchases of the account whose uncached lookup has a p99 target.
+    static let targetPurchases = 1_000
 
     /// Months of the long-lived subscription.
     static let renewalMonths = 120
@@ -41,30 +71,36 @@ struct HistoryBench {
     /// Transaction ids of the phase start here: no other phase's range meets it.
     static let firstId: Int64 = 7_000_000_000_000
 
-    func run(sizes: [Int]) async throws -> [Account] {
+    func run(sizes: [Int]) async throws -> Results {
         let entries = SignedEntries(signer: workspace.signer)
         var nextId = Self.firstId
-        var histories: [(label: String, records: [TransactionRecord])] = []
+        var histories: [(label: String, records: [TransactionRecord], isRenewalChain: Bool)] = []
         for size in sizes {
-            histories.append(("\(size) purchase" + (size == 1 ? "" : "s"), entries.purchases(count: size, firstId: nextId)))
+            histories.append(("\(size) purchase" + (size == 1 ? "" : "s"), entries.purchases(count: size, firstId: nextId), false))
             nextId += Int64(size)
         }
         histories.append((
-            "1 subscription × \(Self.renewalMonths) renewals", entries.monthlyChain(months: Self.renewalMonths, firstId: nextId)
+            "1 subscription × \(Self.renewalMonths) renewals", entries.monthlyChain(months: Self.renewalMonths, firstId: nextId),
+            true
         ))
-        var accounts: [Account] = []
+        var results = Results()
         var tokens: [String] = []
         for history in histories {
             tokens.append(try await restore(history.records))
-            accounts.append(Account(label: history.label, records: history.records.count))
+            results.accounts.append(Account(label: history.label, records: history.records.count, isRenewalChain: history.isRenewalChain))
         }
         let turn = Duration.milliseconds(seconds * 1_000 / Self.rounds)
         for _ in 0..<Self.rounds {
-            for index in accounts.indices {
-                try await lookUp(&accounts[index], token: tokens[index], for: turn)
+            for index in results.accounts.indices {
+                try await lookUp(&results.accounts[index], token: tokens[index], for: turn)
             }
+            // Sized once, after the first round: to the median of the lookups it stands beside.
+            if results.machineTail == nil, let target = results.accounts.first(where: \.isTargetAccount) {
+                results.machineTail = MachineTail(taking: Percentile.of(target.serverMilliseconds, 50))
+            }
+            results.machineTail?.take(turn: turn, minimum: Self.minimumLookupsPerTurn, maximum: Self.maximumLookups / Self.rounds)
         }
-        return accounts
+        return results
     }
 
     /// Signs up an account and restores `records` into it; answers its token.
