@@ -10,7 +10,7 @@ import StoreSyncTesting
 ///
 /// The accounts take turns, ``rounds`` times over: a slow stretch of the machine then slows
 /// every size alike instead of only the one it falls on, and the growth from one size to the
-/// next compares lookups made in the same conditions. A ``MachineTail`` job as long as the
+/// next compares lookups made in the same conditions. A ``FixedJob`` as long as the
 /// 1,000-purchase lookup's median takes a turn after them in every round, so the report can
 /// set that lookup's p99 beside the best this machine gives a fixed job of its length.
 struct HistoryBench {
@@ -90,15 +90,21 @@ struct HistoryBench {
             results.accounts.append(Account(label: history.label, records: history.records.count, isRenewalChain: history.isRenewalChain))
         }
         let turn = Duration.milliseconds(seconds * 1_000 / Self.rounds)
+        var job: FixedJob?
         for _ in 0..<Self.rounds {
             for index in results.accounts.indices {
                 try await lookUp(&results.accounts[index], token: tokens[index], for: turn)
             }
             // Sized once, after the first round: to the median of the lookups it stands beside.
-            if results.machineTail == nil, let target = results.accounts.first(where: \.isTargetAccount) {
-                results.machineTail = MachineTail(taking: Percentile.of(target.serverMilliseconds, 50))
+            if job == nil, let target = results.accounts.first(where: \.isTargetAccount) {
+                let p50 = Percentile.of(target.serverMilliseconds, 50)
+                job = FixedJob(taking: p50)
+                results.machineTail = MachineTail(sizedTo: p50)
             }
-            results.machineTail?.take(turn: turn, minimum: Self.minimumLookupsPerTurn, maximum: Self.maximumLookups / Self.rounds)
+            if let job {
+                results.machineTail?.milliseconds += job.run(
+                    for: turn, minimum: Self.minimumLookupsPerTurn, maximum: Self.maximumLookups / Self.rounds)
+            }
         }
         return results
     }

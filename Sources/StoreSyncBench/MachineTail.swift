@@ -7,23 +7,32 @@ import Foundation
 /// longer now and then: the hypervisor lends the core away, the kernel's own work and other
 /// tenants' cache traffic fall into it. No code removes that. A lookup whose median is some
 /// length can therefore have no better p99 than a fixed job of that length run in the same
-/// stretches of the machine; the history phase measures that job beside its lookups, so its
+/// stretches of the machine; the history phase runs a ``FixedJob`` beside its lookups, so its
 /// report can say how much of a lookup's tail is the lookup's and how much the machine's.
-///
-/// The job hashes a buffer with SHA-512, the hash Ed25519 signs with: CPU work of one core
-/// streaming memory, as a large lookup's writing and signing do, with no lock, no I/O and no
-/// allocation.
 struct MachineTail: Sendable {
     /// The median milliseconds the job was sized to take: the lookup's it stands beside.
     let sizedTo: Double
-    /// What each job hashes.
-    private let input: [UInt8]
     /// Each job's milliseconds, every turn's.
-    private(set) var milliseconds: [Double] = []
+    var milliseconds: [Double] = []
+
+    /// How much longer the job's p99 is than its median: what the machine alone adds to a job's tail.
+    var stretch: Double { Percentile.of(milliseconds, 99) / Percentile.of(milliseconds, 50) }
+
+    /// The best p99 a job with median `p50` can have here: `p50` stretched as the fixed job's
+    /// median stretched to its p99.
+    func floorOfP99(atMedian p50: Double) -> Double { p50 * stretch }
+}
+
+/// The job ``MachineTail`` times: SHA-512 of a buffer, the hash Ed25519 signs with. CPU work of
+/// one core streaming memory, as a large lookup's writing and signing do, with no lock, no I/O
+/// and no allocation.
+struct FixedJob: Sendable {
+    /// What each run hashes.
+    private let input: [UInt8]
 
     /// Bytes hashed to learn the machine's hashing speed before sizing the job.
     static let probeBytes = 1 << 20
-    /// Jobs timed at each sizing; their median sets the speed.
+    /// Runs timed at each sizing; their median sets the speed.
     static let probes = 15
 
     /// A job sized to take about `target` milliseconds at its median here.
@@ -38,26 +47,18 @@ struct MachineTail: Sendable {
             let bytes = Double(input.count) * target / max(median, 0.001)
             input = [UInt8](repeating: 0x5A, count: Int(min(max(bytes, 4_096), Double(1 << 30))))
         }
-        sizedTo = target
         self.input = input
     }
 
-    /// Jobs already run, as a report reads them back; this value runs none.
-    init(sizedTo: Double, milliseconds: [Double]) {
-        self.sizedTo = sizedTo
-        input = []
-        self.milliseconds = milliseconds
-    }
-
     /// Runs the job one time after another for about `turn` and at least `minimum` times, at
-    /// most `maximum`, and keeps each one's milliseconds.
-    mutating func take(turn: Duration, minimum: Int, maximum: Int) {
+    /// most `maximum`; answers each run's milliseconds.
+    func run(for turn: Duration, minimum: Int, maximum: Int) -> [Double] {
         let start = ContinuousClock.now
-        var count = 0
-        while count < minimum || (ContinuousClock.now - start < turn && count < maximum) {
+        var milliseconds: [Double] = []
+        while milliseconds.count < minimum || (ContinuousClock.now - start < turn && milliseconds.count < maximum) {
             milliseconds.append(Self.milliseconds(hashing: input))
-            count += 1
         }
+        return milliseconds
     }
 
     private static func milliseconds(hashing input: [UInt8]) -> Double {
@@ -67,13 +68,4 @@ struct MachineTail: Sendable {
         withExtendedLifetime(digest) {}
         return elapsed.milliseconds
     }
-}
-
-extension MachineTail {
-    /// How much longer the job's p99 is than its median: what the machine alone adds to a job's tail.
-    var stretch: Double { Percentile.of(milliseconds, 99) / Percentile.of(milliseconds, 50) }
-
-    /// The best p99 a job with median `p50` can have here: `p50` stretched as the fixed job's
-    /// median stretched to its p99.
-    func floorOfP99(atMedian p50: Double) -> Double { p50 * stretch }
 }
